@@ -1,0 +1,291 @@
+/* Pure: an MPI-compatible runtime whose ranks are threads.
+ *
+ * The flat API. Naming rule (see DESIGN.md): every supported MPI function
+ * MPI_Xxx_yyy has a counterpart pure_xxx_yyy with the same parameters, return
+ * codes and semantics; MPI_FOO constants become PURE_FOO; MPI_Type becomes
+ * PURE_Type.
+ *
+ * Handles for communicators, datatypes, ops, groups and error handlers are
+ * integers whose top byte names their kind, so that passing one kind where
+ * another is expected is reported as an invalid handle, never misread.
+ * Every null handle is 0, so a zero-initialised handle is a null one.
+ * Requests are pointers to runtime-owned objects.
+ */
+#ifndef PURE_PURE_H
+#define PURE_PURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- versions and limits ---------------------------------------------- */
+#define PURE_VERSION 3
+#define PURE_SUBVERSION 1
+#define PURE_MAX_PROCESSOR_NAME 256
+#define PURE_MAX_ERROR_STRING 512
+#define PURE_BSEND_OVERHEAD 64
+
+/* ---- scalar types ------------------------------------------------------ */
+typedef ptrdiff_t PURE_Aint;
+typedef long long PURE_Offset;
+typedef long long PURE_Count;
+
+/* ---- handles ------------------------------------------------------------ */
+typedef int PURE_Comm;
+typedef int PURE_Datatype;
+typedef int PURE_Op;
+typedef int PURE_Group;
+typedef int PURE_Errhandler;
+typedef struct pure_request_s* PURE_Request;
+
+#define PURE_HANDLE_KIND_COMM 0x1C000000
+#define PURE_HANDLE_KIND_DATATYPE 0x2D000000
+#define PURE_HANDLE_KIND_OP 0x3E000000
+#define PURE_HANDLE_KIND_GROUP 0x4F000000
+#define PURE_HANDLE_KIND_ERRHANDLER 0x5A000000
+
+#define PURE_COMM_NULL ((PURE_Comm)0)
+#define PURE_COMM_WORLD ((PURE_Comm)(PURE_HANDLE_KIND_COMM | 1))
+#define PURE_COMM_SELF ((PURE_Comm)(PURE_HANDLE_KIND_COMM | 2))
+
+#define PURE_GROUP_NULL ((PURE_Group)0)
+#define PURE_GROUP_EMPTY ((PURE_Group)(PURE_HANDLE_KIND_GROUP | 1))
+
+#define PURE_ERRHANDLER_NULL ((PURE_Errhandler)0)
+#define PURE_ERRORS_ARE_FATAL ((PURE_Errhandler)(PURE_HANDLE_KIND_ERRHANDLER | 1))
+#define PURE_ERRORS_RETURN ((PURE_Errhandler)(PURE_HANDLE_KIND_ERRHANDLER | 2))
+
+#define PURE_REQUEST_NULL ((PURE_Request)0)
+
+/* Predefined datatypes. The low bits index the runtime's table of basic
+ * types; derived types created at run time get indices from 256 upwards. */
+#define PURE_DATATYPE_NULL ((PURE_Datatype)0)
+#define PURE_DT_(n) ((PURE_Datatype)(PURE_HANDLE_KIND_DATATYPE | (n)))
+#define PURE_CHAR PURE_DT_(1)
+#define PURE_SIGNED_CHAR PURE_DT_(2)
+#define PURE_UNSIGNED_CHAR PURE_DT_(3)
+#define PURE_BYTE PURE_DT_(4)
+#define PURE_WCHAR PURE_DT_(5)
+#define PURE_SHORT PURE_DT_(6)
+#define PURE_UNSIGNED_SHORT PURE_DT_(7)
+#define PURE_INT PURE_DT_(8)
+#define PURE_UNSIGNED PURE_DT_(9)
+#define PURE_LONG PURE_DT_(10)
+#define PURE_UNSIGNED_LONG PURE_DT_(11)
+#define PURE_LONG_LONG_INT PURE_DT_(12)
+#define PURE_LONG_LONG PURE_LONG_LONG_INT
+#define PURE_UNSIGNED_LONG_LONG PURE_DT_(13)
+#define PURE_FLOAT PURE_DT_(14)
+#define PURE_DOUBLE PURE_DT_(15)
+#define PURE_LONG_DOUBLE PURE_DT_(16)
+#define PURE_INT8_T PURE_DT_(17)
+#define PURE_INT16_T PURE_DT_(18)
+#define PURE_INT32_T PURE_DT_(19)
+#define PURE_INT64_T PURE_DT_(20)
+#define PURE_UINT8_T PURE_DT_(21)
+#define PURE_UINT16_T PURE_DT_(22)
+#define PURE_UINT32_T PURE_DT_(23)
+#define PURE_UINT64_T PURE_DT_(24)
+#define PURE_C_BOOL PURE_DT_(25)
+#define PURE_C_FLOAT_COMPLEX PURE_DT_(26)
+#define PURE_C_COMPLEX PURE_C_FLOAT_COMPLEX
+#define PURE_C_DOUBLE_COMPLEX PURE_DT_(27)
+#define PURE_C_LONG_DOUBLE_COMPLEX PURE_DT_(28)
+#define PURE_AINT PURE_DT_(29)
+#define PURE_OFFSET PURE_DT_(30)
+#define PURE_COUNT PURE_DT_(31)
+#define PURE_PACKED PURE_DT_(32)
+#define PURE_CXX_BOOL PURE_DT_(33)
+/* pair types for MINLOC / MAXLOC */
+#define PURE_FLOAT_INT PURE_DT_(40)
+#define PURE_DOUBLE_INT PURE_DT_(41)
+#define PURE_LONG_INT PURE_DT_(42)
+#define PURE_2INT PURE_DT_(43)
+#define PURE_SHORT_INT PURE_DT_(44)
+#define PURE_LONG_DOUBLE_INT PURE_DT_(45)
+
+/* ---- special values ------------------------------------------------------ */
+#define PURE_ANY_SOURCE (-1)
+#define PURE_PROC_NULL (-2)
+#define PURE_ANY_TAG (-1)
+#define PURE_UNDEFINED (-32766)
+#define PURE_IN_PLACE ((void*)1)
+
+/* attributes for pure_comm_get_attr */
+#define PURE_TAG_UB 1
+#define PURE_WTIME_IS_GLOBAL 2
+#define PURE_HOST 3
+#define PURE_IO 4
+
+/* thread levels */
+#define PURE_THREAD_SINGLE 0
+#define PURE_THREAD_FUNNELED 1
+#define PURE_THREAD_SERIALIZED 2
+#define PURE_THREAD_MULTIPLE 3
+
+/* results of comparisons */
+#define PURE_IDENT 0
+#define PURE_CONGRUENT 1
+#define PURE_SIMILAR 2
+#define PURE_UNEQUAL 3
+
+/* ---- error classes (values as in MPI 3.1 / Open MPI) --------------------- */
+#define PURE_SUCCESS 0
+#define PURE_ERR_BUFFER 1
+#define PURE_ERR_COUNT 2
+#define PURE_ERR_TYPE 3
+#define PURE_ERR_TAG 4
+#define PURE_ERR_COMM 5
+#define PURE_ERR_RANK 6
+#define PURE_ERR_REQUEST 7
+#define PURE_ERR_ROOT 8
+#define PURE_ERR_GROUP 9
+#define PURE_ERR_OP 10
+#define PURE_ERR_TOPOLOGY 11
+#define PURE_ERR_DIMS 12
+#define PURE_ERR_ARG 13
+#define PURE_ERR_UNKNOWN 14
+#define PURE_ERR_TRUNCATE 15
+#define PURE_ERR_OTHER 16
+#define PURE_ERR_INTERN 17
+#define PURE_ERR_IN_STATUS 18
+#define PURE_ERR_PENDING 19
+#define PURE_ERR_NOT_INITIALIZED 20
+#define PURE_ERR_FINALIZED 21
+#define PURE_ERR_LASTCODE 92
+
+/* ---- status ---------------------------------------------------------------- */
+typedef struct PURE_Status {
+  int MPI_SOURCE;
+  int MPI_TAG;
+  int MPI_ERROR;
+  /* private: bytes received and the cancelled flag */
+  int pure_cancelled;
+  size_t pure_count;
+} PURE_Status;
+
+#define PURE_STATUS_IGNORE ((PURE_Status*)0)
+#define PURE_STATUSES_IGNORE ((PURE_Status*)0)
+
+/* ---- entry point ----------------------------------------------------------------
+ * A Pure application defines pure_main; linking Pure::main supplies the
+ * process's main, which runs pure_main on every rank thread. */
+int pure_main(int argc, char** argv);
+
+/* ---- environment ------------------------------------------------------------ */
+int pure_init(int* argc, char*** argv);
+int pure_init_thread(int* argc, char*** argv, int required, int* provided);
+int pure_query_thread(int* provided);
+int pure_is_thread_main(int* flag);
+int pure_initialized(int* flag);
+int pure_finalize(void);
+int pure_finalized(int* flag);
+int pure_abort(PURE_Comm comm, int errorcode);
+double pure_wtime(void);
+double pure_wtick(void);
+int pure_get_version(int* version, int* subversion);
+int pure_get_processor_name(char* name, int* resultlen);
+int pure_error_string(int errorcode, char* string, int* resultlen);
+int pure_error_class(int errorcode, int* errorclass);
+int pure_comm_set_errhandler(PURE_Comm comm, PURE_Errhandler errhandler);
+int pure_comm_get_errhandler(PURE_Comm comm, PURE_Errhandler* errhandler);
+int pure_comm_get_attr(PURE_Comm comm, int keyval, void* attribute_val, int* flag);
+int pure_get_address(const void* location, PURE_Aint* address);
+
+/* ---- communicators (the basics; splitting comes with the collectives) ---- */
+int pure_comm_rank(PURE_Comm comm, int* rank);
+int pure_comm_size(PURE_Comm comm, int* size);
+
+/* ---- point-to-point ------------------------------------------------------------ */
+int pure_send(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+              PURE_Comm comm);
+int pure_ssend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+               PURE_Comm comm);
+int pure_rsend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+               PURE_Comm comm);
+int pure_bsend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+               PURE_Comm comm);
+int pure_buffer_attach(void* buffer, int size);
+int pure_buffer_detach(void* buffer_addr, int* size);
+int pure_recv(void* buf, int count, PURE_Datatype datatype, int source, int tag,
+              PURE_Comm comm, PURE_Status* status);
+int pure_isend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+               PURE_Comm comm, PURE_Request* request);
+int pure_issend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                PURE_Comm comm, PURE_Request* request);
+int pure_irsend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                PURE_Comm comm, PURE_Request* request);
+int pure_ibsend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                PURE_Comm comm, PURE_Request* request);
+int pure_irecv(void* buf, int count, PURE_Datatype datatype, int source, int tag,
+               PURE_Comm comm, PURE_Request* request);
+int pure_sendrecv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, int dest,
+                  int sendtag, void* recvbuf, int recvcount, PURE_Datatype recvtype,
+                  int source, int recvtag, PURE_Comm comm, PURE_Status* status);
+int pure_sendrecv_replace(void* buf, int count, PURE_Datatype datatype, int dest,
+                          int sendtag, int source, int recvtag, PURE_Comm comm,
+                          PURE_Status* status);
+
+int pure_wait(PURE_Request* request, PURE_Status* status);
+int pure_waitall(int count, PURE_Request requests[], PURE_Status statuses[]);
+int pure_waitany(int count, PURE_Request requests[], int* index, PURE_Status* status);
+int pure_waitsome(int incount, PURE_Request requests[], int* outcount, int indices[],
+                  PURE_Status statuses[]);
+int pure_test(PURE_Request* request, int* flag, PURE_Status* status);
+int pure_testall(int count, PURE_Request requests[], int* flag, PURE_Status statuses[]);
+int pure_testany(int count, PURE_Request requests[], int* index, int* flag,
+                 PURE_Status* status);
+int pure_testsome(int incount, PURE_Request requests[], int* outcount, int indices[],
+                  PURE_Status statuses[]);
+int pure_request_free(PURE_Request* request);
+int pure_cancel(PURE_Request* request);
+int pure_test_cancelled(const PURE_Status* status, int* flag);
+int pure_probe(int source, int tag, PURE_Comm comm, PURE_Status* status);
+int pure_iprobe(int source, int tag, PURE_Comm comm, int* flag, PURE_Status* status);
+int pure_get_count(const PURE_Status* status, PURE_Datatype datatype, int* count);
+
+/* The paper's spellings. */
+int pure_send_msg(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                  PURE_Comm comm);
+int pure_recv_msg(void* buf, int count, PURE_Datatype datatype, int source, int tag,
+                  PURE_Comm comm, PURE_Status* status);
+
+/* ---- datatypes ------------------------------------------------------------------- */
+int pure_type_contiguous(int count, PURE_Datatype oldtype, PURE_Datatype* newtype);
+int pure_type_vector(int count, int blocklength, int stride, PURE_Datatype oldtype,
+                     PURE_Datatype* newtype);
+int pure_type_create_hvector(int count, int blocklength, PURE_Aint stride,
+                             PURE_Datatype oldtype, PURE_Datatype* newtype);
+int pure_type_indexed(int count, const int blocklengths[], const int displacements[],
+                      PURE_Datatype oldtype, PURE_Datatype* newtype);
+int pure_type_create_indexed_block(int count, int blocklength, const int displacements[],
+                                   PURE_Datatype oldtype, PURE_Datatype* newtype);
+int pure_type_create_hindexed(int count, const int blocklengths[],
+                              const PURE_Aint displacements[], PURE_Datatype oldtype,
+                              PURE_Datatype* newtype);
+int pure_type_create_struct(int count, const int blocklengths[],
+                            const PURE_Aint displacements[], const PURE_Datatype types[],
+                            PURE_Datatype* newtype);
+int pure_type_create_resized(PURE_Datatype oldtype, PURE_Aint lb, PURE_Aint extent,
+                             PURE_Datatype* newtype);
+int pure_type_dup(PURE_Datatype oldtype, PURE_Datatype* newtype);
+int pure_type_commit(PURE_Datatype* datatype);
+int pure_type_free(PURE_Datatype* datatype);
+int pure_type_get_extent(PURE_Datatype datatype, PURE_Aint* lb, PURE_Aint* extent);
+int pure_type_get_true_extent(PURE_Datatype datatype, PURE_Aint* true_lb,
+                              PURE_Aint* true_extent);
+int pure_type_size(PURE_Datatype datatype, int* size);
+int pure_pack(const void* inbuf, int incount, PURE_Datatype datatype, void* outbuf,
+              int outsize, int* position, PURE_Comm comm);
+int pure_unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
+                PURE_Datatype datatype, PURE_Comm comm);
+int pure_pack_size(int incount, PURE_Datatype datatype, PURE_Comm comm, int* size);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PURE_PURE_H */

@@ -1,0 +1,54 @@
+// Starting a Pure job from C++: the run-time configuration and pure::run.
+//
+// Every setting comes from the environment (PURE_*) or from purerun flags and
+// is validated in one place (Config::from_env); nothing is fixed at compile
+// time. Tests and tools embed jobs with pure::run, which may be called any
+// number of times in one process.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace pure {
+
+enum class Bind { core, none };
+
+// How a blocked rank waits. `automatic` spins when every rank has a core of
+// its own and spins briefly, yields, then parks when ranks outnumber cores.
+enum class WaitMode { automatic, spin, park };
+
+struct Config {
+  int ranks = 0;                     // PURE_RANKS; 0 = cores in the process's cpuset
+  Bind bind = Bind::core;            // PURE_BIND = core | none
+  std::size_t eager_limit = 8192;    // PURE_EAGER_LIMIT bytes (K/M suffix allowed)
+  int queue_slots = 16;              // PURE_QUEUE_SLOTS per sender-receiver pair
+  WaitMode wait = WaitMode::automatic;  // PURE_WAIT = auto | spin | park
+  double deadlock_timeout_s = 10.0;  // PURE_DEADLOCK_TIMEOUT; 0 disables the detector
+  double abort_grace_s = 5.0;        // PURE_ABORT_GRACE: after an abort, how long
+                                     // running ranks get to notice before the
+                                     // process exits on its own
+
+  // Reads and validates every PURE_* variable. Throws ConfigError whose
+  // message has one line per bad value (including unknown PURE_* names).
+  static Config from_env();
+  // Checks the values already set (for configs built in code).
+  void validate() const;
+};
+
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The entry point of every rank: (argc, argv) with a private copy of argv.
+using RankMain = std::function<int(int, char**)>;
+
+// Runs one job: starts the rank threads, calls `entry` on each, joins them.
+// Returns the job's exit code: the first non-zero rank result, or the abort
+// code when a rank aborted, threw, or hit a fatal error (a message naming the
+// rank has then been printed to stderr).
+int run(const Config& config, const RankMain& entry, int argc = 0, char** argv = nullptr);
+
+}  // namespace pure

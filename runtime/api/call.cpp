@@ -1,0 +1,89 @@
+#include "api/call.h"
+
+#include <climits>
+
+namespace pure::api {
+
+int tag_upper_bound() { return INT_MAX; }
+
+void fatal(Rank& rank, const char* call, int code, const std::string& message) {
+  rank.process().abort(code, "pure: rank " + std::to_string(rank.index()) + ": " + call + ": " +
+                                 message);
+  throw JobAborted{};
+}
+
+int handle_error(Call& c, const Error& e) {
+  const Comm* comm = c.errors ? c.errors : c.rank.comm(PURE_COMM_WORLD);
+  if (comm->errhandler() == PURE_ERRORS_RETURN) return e.code();
+  fatal(c.rank, c.name, e.code(), e.what());
+}
+
+int outside_rank(const char* call) {
+  std::fprintf(stderr,
+               "pure: %s called from a thread that is not a Pure rank; only rank threads "
+               "may call Pure\n",
+               call);
+  return PURE_ERR_OTHER;
+}
+
+Comm& comm_arg(Call& c, PURE_Comm handle) {
+  if (handle == PURE_COMM_NULL) fail(PURE_ERR_COMM, "PURE_COMM_NULL is not a valid communicator");
+  Comm* comm = c.rank.comm(handle);
+  if (!comm) fail(PURE_ERR_COMM, "invalid communicator handle 0x%x", static_cast<unsigned>(handle));
+  c.errors = comm;
+  return *comm;
+}
+
+const Datatype& any_type_arg(Call& c, PURE_Datatype handle) {
+  if (handle == PURE_DATATYPE_NULL) fail(PURE_ERR_TYPE, "PURE_DATATYPE_NULL is not a valid datatype");
+  const Datatype* t = c.rank.type(handle);
+  if (!t) fail(PURE_ERR_TYPE, "invalid datatype handle 0x%x", static_cast<unsigned>(handle));
+  return *t;
+}
+
+TypeRef type_arg(Call& c, PURE_Datatype handle) {
+  const Datatype& t = any_type_arg(c, handle);
+  if (!t.committed())
+    fail(PURE_ERR_TYPE, "datatype 0x%x is not committed (call pure_type_commit first)",
+         static_cast<unsigned>(handle));
+  return c.rank.type_ref(handle);
+}
+
+void count_arg(int count) {
+  if (count < 0) fail(PURE_ERR_COUNT, "invalid count %d (must be >= 0)", count);
+}
+
+void buffer_arg(const void* buf, int count, const Datatype& type) {
+  if (buf == nullptr && count > 0 && type.size() > 0)
+    fail(PURE_ERR_BUFFER, "null buffer with count %d", count);
+}
+
+int dest_arg(const Comm& comm, int dest) {
+  if (dest == PURE_PROC_NULL) return PURE_PROC_NULL;
+  if (dest < 0 || dest >= comm.size())
+    fail(PURE_ERR_RANK, "invalid destination rank %d (%s has %d ranks)", dest, comm.name().c_str(),
+         comm.size());
+  return comm.index_of(dest);
+}
+
+int source_arg(const Comm& comm, int source) {
+  if (source == PURE_PROC_NULL || source == PURE_ANY_SOURCE) return source;
+  if (source < 0 || source >= comm.size())
+    fail(PURE_ERR_RANK, "invalid source rank %d (%s has %d ranks)", source, comm.name().c_str(),
+         comm.size());
+  return comm.index_of(source);
+}
+
+void send_tag_arg(int tag) {
+  if (tag < 0 || tag > tag_upper_bound())
+    fail(PURE_ERR_TAG, "invalid tag %d (send tags must be between 0 and %d)", tag,
+         tag_upper_bound());
+}
+
+void recv_tag_arg(int tag) {
+  if (tag != PURE_ANY_TAG && (tag < 0 || tag > tag_upper_bound()))
+    fail(PURE_ERR_TAG, "invalid tag %d (receive tags must be PURE_ANY_TAG or between 0 and %d)",
+         tag, tag_upper_bound());
+}
+
+}  // namespace pure::api

@@ -1,0 +1,63 @@
+// The mechanics shared by every flat-API function: find the calling rank,
+// check it is between init and finalize, validate arguments with messages
+// that name the bad value, and turn a pure::Error into the communicator's
+// error-handler behaviour (fatal: print "rank R: call: message" and end the
+// job; return: hand the error class back).
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "comm.h"
+#include "error.h"
+#include "process.h"
+#include "rank.h"
+
+namespace pure::api {
+
+struct Call {
+  Rank& rank;
+  const char* name;
+  const Comm* errors = nullptr;  // whose error handler applies; world when unset
+};
+
+[[noreturn]] void fatal(Rank& rank, const char* call, int code, const std::string& message);
+int handle_error(Call& c, const Error& e);
+int outside_rank(const char* call);
+
+// Runs `body(Call&)` for flat-API function `name`. `need_init` is false only
+// for the few calls MPI allows before init or after finalize.
+template <class F>
+int call(const char* name, F&& body, bool need_init = true) {
+  Rank* rank = Rank::current();
+  if (!rank) return outside_rank(name);
+  if (need_init && rank->state() != Rank::State::running) {
+    fatal(*rank, name,
+          rank->state() == Rank::State::created ? PURE_ERR_NOT_INITIALIZED : PURE_ERR_FINALIZED,
+          rank->state() == Rank::State::created ? "called before pure_init"
+                                                : "called after pure_finalize");
+  }
+  Call c{*rank, name};
+  try {
+    body(c);
+    return PURE_SUCCESS;
+  } catch (const Error& e) {
+    return handle_error(c, e);
+  }
+}
+
+// ---- argument checks: each throws Error naming the bad value ----
+Comm& comm_arg(Call& c, PURE_Comm handle);
+TypeRef type_arg(Call& c, PURE_Datatype handle);
+const Datatype& any_type_arg(Call& c, PURE_Datatype handle);  // committed or not
+void count_arg(int count);
+void buffer_arg(const void* buf, int count, const Datatype& type);
+// Rank index of a destination; -2 (PURE_PROC_NULL) passes through.
+int dest_arg(const Comm& comm, int dest);
+// Rank index of a source; also accepts PURE_ANY_SOURCE (-1) and PURE_PROC_NULL.
+int source_arg(const Comm& comm, int source);
+void send_tag_arg(int tag);
+void recv_tag_arg(int tag);
+int tag_upper_bound();
+
+}  // namespace pure::api

@@ -1,0 +1,205 @@
+// Flat API: init/finalize, abort, clocks, error strings, error handlers,
+// attributes, and the rank/size queries.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "api/call.h"
+
+using namespace pure;
+using namespace pure::api;
+
+namespace {
+
+int do_init(const char* name, int required, int* provided) {
+  return call(
+      name,
+      [&](Call& c) {
+        if (c.rank.state() != Rank::State::created)
+          fail(PURE_ERR_OTHER, "%s", c.rank.state() == Rank::State::running
+                                         ? "already initialised"
+                                         : "cannot initialise again after pure_finalize");
+        // Ranks are threads, and only a rank's own thread may call Pure:
+        // that is FUNNELED, whatever more the caller asks for.
+        int level = required < PURE_THREAD_FUNNELED ? required : PURE_THREAD_FUNNELED;
+        if (required < PURE_THREAD_SINGLE || required > PURE_THREAD_MULTIPLE)
+          fail(PURE_ERR_ARG, "invalid thread level %d", required);
+        c.rank.set_thread_level(level);
+        if (provided) *provided = level;
+        c.rank.set_state(Rank::State::running);
+      },
+      false);
+}
+
+}  // namespace
+
+extern "C" {
+
+int pure_init(int*, char***) { return do_init("pure_init", PURE_THREAD_SINGLE, nullptr); }
+
+int pure_init_thread(int*, char***, int required, int* provided) {
+  return do_init("pure_init_thread", required, provided);
+}
+
+int pure_query_thread(int* provided) {
+  return call("pure_query_thread", [&](Call& c) {
+    if (!provided) fail(PURE_ERR_ARG, "null pointer for the provided level");
+    *provided = c.rank.thread_level();
+  });
+}
+
+int pure_is_thread_main(int* flag) {
+  return call("pure_is_thread_main", [&](Call&) {
+    if (!flag) fail(PURE_ERR_ARG, "null flag pointer");
+    *flag = 1;  // only rank threads get this far
+  });
+}
+
+int pure_initialized(int* flag) {
+  return call(
+      "pure_initialized",
+      [&](Call& c) {
+        if (!flag) fail(PURE_ERR_ARG, "null flag pointer");
+        *flag = c.rank.state() != Rank::State::created;
+      },
+      false);
+}
+
+int pure_finalized(int* flag) {
+  return call(
+      "pure_finalized",
+      [&](Call& c) {
+        if (!flag) fail(PURE_ERR_ARG, "null flag pointer");
+        *flag = c.rank.state() == Rank::State::finalized;
+      },
+      false);
+}
+
+int pure_finalize(void) {
+  return call("pure_finalize", [&](Call& c) {
+    // Finish what MPI lets a program leave behind: buffered sends still in
+    // flight and requests freed while active. Unfinished receives are the
+    // program's error, reported rather than left to hang.
+    c.rank.bsend_buffer().flush(c.rank);
+    c.rank.wait_until([&] { return c.rank.p2p().pending_sends() == 0; },
+                      WaitSite{"pure_finalize", -1, -1});
+    if (std::size_t n = c.rank.p2p().pending_receives())
+      fail(PURE_ERR_PENDING, "%zu receive(s) still pending at finalize", n);
+    c.rank.set_state(Rank::State::finalized);
+  });
+}
+
+int pure_abort(PURE_Comm comm, int errorcode) {
+  return call("pure_abort", [&](Call& c) {
+    comm_arg(c, comm);
+    fatal(c.rank, "pure_abort", errorcode,
+          "called with error code " + std::to_string(errorcode) + "; ending the job");
+  });
+}
+
+double pure_wtime(void) {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+double pure_wtick(void) {
+  using namespace std::chrono;
+  return static_cast<double>(steady_clock::period::num) / steady_clock::period::den;
+}
+
+int pure_get_version(int* version, int* subversion) {
+  if (version) *version = PURE_VERSION;
+  if (subversion) *subversion = PURE_SUBVERSION;
+  return PURE_SUCCESS;
+}
+
+int pure_get_processor_name(char* name, int* resultlen) {
+  return call("pure_get_processor_name", [&](Call&) {
+    if (!name || !resultlen) fail(PURE_ERR_ARG, "null name or length pointer");
+    if (gethostname(name, PURE_MAX_PROCESSOR_NAME) != 0) std::strcpy(name, "localhost");
+    name[PURE_MAX_PROCESSOR_NAME - 1] = '\0';
+    *resultlen = static_cast<int>(std::strlen(name));
+  });
+}
+
+int pure_error_string(int errorcode, char* string, int* resultlen) {
+  const char* text = error_class_string(errorcode);
+  if (!string || !resultlen) return PURE_ERR_ARG;
+  if (!text) {
+    std::snprintf(string, PURE_MAX_ERROR_STRING, "unknown error code %d", errorcode);
+  } else {
+    std::snprintf(string, PURE_MAX_ERROR_STRING, "%s", text);
+  }
+  *resultlen = static_cast<int>(std::strlen(string));
+  return text ? PURE_SUCCESS : PURE_ERR_ARG;
+}
+
+int pure_error_class(int errorcode, int* errorclass) {
+  if (!errorclass || !error_class_string(errorcode)) return PURE_ERR_ARG;
+  *errorclass = errorcode;
+  return PURE_SUCCESS;
+}
+
+int pure_comm_set_errhandler(PURE_Comm comm, PURE_Errhandler errhandler) {
+  return call("pure_comm_set_errhandler", [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (errhandler != PURE_ERRORS_ARE_FATAL && errhandler != PURE_ERRORS_RETURN)
+      fail(PURE_ERR_ARG, "invalid error handler 0x%x", static_cast<unsigned>(errhandler));
+    cm.set_errhandler(errhandler);
+  });
+}
+
+int pure_comm_get_errhandler(PURE_Comm comm, PURE_Errhandler* errhandler) {
+  return call("pure_comm_get_errhandler", [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (!errhandler) fail(PURE_ERR_ARG, "null errhandler pointer");
+    *errhandler = cm.errhandler();
+  });
+}
+
+int pure_comm_get_attr(PURE_Comm comm, int keyval, void* attribute_val, int* flag) {
+  return call("pure_comm_get_attr", [&](Call& c) {
+    comm_arg(c, comm);
+    if (!attribute_val || !flag) fail(PURE_ERR_ARG, "null attribute or flag pointer");
+    // As in MPI, the attribute value is a pointer to the stored integer.
+    static const int tag_ub = tag_upper_bound();
+    static const int wtime_global = 1;
+    static const int host = PURE_PROC_NULL;
+    static const int io = PURE_ANY_SOURCE;
+    const int* value = nullptr;
+    switch (keyval) {
+      case PURE_TAG_UB: value = &tag_ub; break;
+      case PURE_WTIME_IS_GLOBAL: value = &wtime_global; break;
+      case PURE_HOST: value = &host; break;
+      case PURE_IO: value = &io; break;
+      default: *flag = 0; return;
+    }
+    *static_cast<const int**>(attribute_val) = value;
+    *flag = 1;
+  });
+}
+
+int pure_get_address(const void* location, PURE_Aint* address) {
+  if (!address) return PURE_ERR_ARG;
+  *address = reinterpret_cast<PURE_Aint>(location);
+  return PURE_SUCCESS;
+}
+
+int pure_comm_rank(PURE_Comm comm, int* rank) {
+  return call("pure_comm_rank", [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (!rank) fail(PURE_ERR_ARG, "null rank pointer");
+    *rank = cm.rank();
+  });
+}
+
+int pure_comm_size(PURE_Comm comm, int* size) {
+  return call("pure_comm_size", [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (!size) fail(PURE_ERR_ARG, "null size pointer");
+    *size = cm.size();
+  });
+}
+
+}  // extern "C"

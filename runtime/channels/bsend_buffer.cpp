@@ -1,0 +1,78 @@
+#include "channels/bsend_buffer.h"
+
+#include <algorithm>
+
+#include "error.h"
+#include "rank.h"
+
+namespace pure {
+
+void BsendBuffer::attach(void* buffer, std::size_t size) {
+  if (base_) fail(PURE_ERR_BUFFER, "a buffer of %zu bytes is already attached", size_);
+  if (!buffer && size > 0) fail(PURE_ERR_BUFFER, "null buffer with size %zu", size);
+  base_ = static_cast<char*>(buffer);
+  size_ = size;
+}
+
+void BsendBuffer::reap(Rank& rank) {
+  used_.erase(std::remove_if(used_.begin(), used_.end(),
+                             [&](Region& r) {
+                               if (!r.request || !rank.p2p().test(r.request)) return false;
+                               rank.free_request(r.request);
+                               return true;
+                             }),
+              used_.end());
+}
+
+char* BsendBuffer::reserve(Rank& rank, std::size_t bytes) {
+  if (!base_) fail(PURE_ERR_BUFFER, "no buffer attached (call pure_buffer_attach first)");
+  reap(rank);
+  const std::size_t need = bytes + PURE_BSEND_OVERHEAD;
+  std::size_t at = 0;
+  size_t i = 0;
+  // First fit between the used regions, which are kept sorted by offset.
+  for (; i < used_.size(); ++i) {
+    if (used_[i].offset - at >= need) break;
+    at = used_[i].offset + used_[i].size;
+  }
+  if (i == used_.size() && size_ - at < need) {
+    std::size_t in_use = 0;
+    for (auto& r : used_) in_use += r.size;
+    fail(PURE_ERR_BUFFER,
+         "attached buffer too small: this message needs %zu bytes (%zu + PURE_BSEND_OVERHEAD), "
+         "%zu of %zu bytes are in use by earlier buffered sends",
+         need, bytes, in_use, size_);
+  }
+  used_.insert(used_.begin() + static_cast<std::ptrdiff_t>(i), Region{at, need, nullptr});
+  return base_ + at;
+}
+
+void BsendBuffer::track(char* region, Request* request) {
+  auto it = std::find_if(used_.begin(), used_.end(),
+                         [&](const Region& r) { return base_ + r.offset == region; });
+  if (it == used_.end()) return;
+  if (request == nullptr || request == completed_send_request())
+    used_.erase(it);
+  else
+    it->request = request;
+}
+
+void BsendBuffer::flush(Rank& rank) {
+  rank.wait_until(
+      [&] {
+        reap(rank);
+        return used_.empty();
+      },
+      WaitSite{"pure_buffer_detach", -1, -1});
+}
+
+std::pair<void*, std::size_t> BsendBuffer::detach(Rank& rank) {
+  if (!base_) fail(PURE_ERR_BUFFER, "no buffer is attached");
+  flush(rank);
+  std::pair<void*, std::size_t> result{base_, size_};
+  base_ = nullptr;
+  size_ = 0;
+  return result;
+}
+
+}  // namespace pure

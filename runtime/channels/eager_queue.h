@@ -1,0 +1,111 @@
+// EagerQueue: the single-producer single-consumer ring that carries messages
+// from one rank thread to another inside a process (the paper's
+// PureBufferQueue).
+//
+// Each slot is cache-line aligned and carries its own sequence number, so the
+// two sides never share an index variable: the producer at position p waits
+// for seq == p (free), writes the message and publishes seq = p + 1 (release);
+// the consumer sees seq == p + 1 (acquire), reads, and frees the slot by
+// storing seq = p + capacity (release), which the producer's acquire pairs
+// with before it overwrites the slot. A small message (header plus up to
+// kInlineBytes of payload) lives in one cache line.
+//
+// Unlike a plain FIFO the consumer may consume any published slot, not only
+// the oldest: MPI tag matching takes messages out of order. The producer still
+// fills positions strictly in order, so it simply waits at the oldest
+// unconsumed slot; FIFO order of what is published is never broken.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace pure {
+
+constexpr std::size_t kCacheLine = 64;
+
+// What a slot holds: an eager payload, or a rendezvous announcement whose
+// payload is a pointer to the sender's descriptor.
+enum class SlotKind : std::uint32_t { eager = 0, rendezvous = 1 };
+
+struct SlotHeader {
+  std::atomic<std::uint64_t> seq;
+  std::int32_t context;  // communicator context id
+  std::int32_t tag;
+  SlotKind kind;
+  std::uint32_t reserved;
+  std::uint64_t bytes;  // payload bytes (eager) or whole message bytes (rendezvous)
+};
+static_assert(sizeof(SlotHeader) == 32, "the header must leave half a cache line for payload");
+constexpr std::size_t kInlineBytes = kCacheLine - sizeof(SlotHeader);
+
+class EagerQueue {
+ public:
+  EagerQueue(std::size_t slots, std::size_t payload_capacity);
+  EagerQueue(const EagerQueue&) = delete;
+  EagerQueue& operator=(const EagerQueue&) = delete;
+
+  std::size_t capacity() const { return slots_; }
+  std::size_t payload_capacity() const { return payload_capacity_; }
+
+  // ---- producer side (one thread) ----
+  // The free slot at the producer's position, or nullptr when the ring is full.
+  SlotHeader* try_claim() {
+    SlotHeader* s = slot(tail_);
+    return s->seq.load(std::memory_order_acquire) == tail_ ? s : nullptr;
+  }
+  // Publishes the slot returned by try_claim() after the header fields and
+  // payload were written.
+  void publish(SlotHeader* s) {
+    s->seq.store(tail_ + 1, std::memory_order_release);
+    ++tail_;
+  }
+
+  // ---- consumer side (one thread) ----
+  // Oldest position not yet consumed.
+  std::uint64_t head() const { return head_; }
+  // The published, unconsumed message at `pos`, or nullptr if `pos` is
+  // consumed; sets *end when `pos` has not been published yet.
+  SlotHeader* peek(std::uint64_t pos, bool* end) const {
+    SlotHeader* s = slot(pos);
+    std::uint64_t seq = s->seq.load(std::memory_order_acquire);
+    *end = seq == pos;
+    return seq == pos + 1 ? s : nullptr;
+  }
+  // Frees the slot at `pos` after its contents were read.
+  void consume(std::uint64_t pos) {
+    slot(pos)->seq.store(pos + slots_, std::memory_order_release);
+    if (pos == head_) {
+      ++head_;
+      // Skip slots already consumed out of order.
+      while (head_ < pos + slots_ &&
+             slot(head_)->seq.load(std::memory_order_relaxed) == head_ + slots_)
+        ++head_;
+    }
+  }
+  // True when every slot holds an unconsumed message (the producer is stuck).
+  bool full() const {
+    return slot(head_ + slots_ - 1)->seq.load(std::memory_order_acquire) == head_ + slots_;
+  }
+
+  static void* payload(SlotHeader* s) { return reinterpret_cast<char*>(s) + sizeof(SlotHeader); }
+
+ private:
+  SlotHeader* slot(std::uint64_t pos) const {
+    return reinterpret_cast<SlotHeader*>(memory_.get() + (pos % slots_) * stride_);
+  }
+
+  struct FreeAligned {
+    void operator()(char* p) const;
+  };
+
+  const std::size_t slots_;
+  const std::size_t payload_capacity_;
+  const std::size_t stride_;
+  std::unique_ptr<char, FreeAligned> memory_;
+  alignas(kCacheLine) std::uint64_t tail_ = 0;  // producer's own position
+  alignas(kCacheLine) std::uint64_t head_ = 0;  // consumer's own position
+};
+
+}  // namespace pure

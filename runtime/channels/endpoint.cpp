@@ -1,0 +1,477 @@
+#include "channels/endpoint.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "process.h"
+#include "rank.h"
+
+namespace pure {
+
+namespace {
+// Rendezvous copies of at least two chunks are split so that the waiting
+// sender can copy half while the receiver copies the other half.
+constexpr std::size_t kChunkBytes = 256 * 1024;
+
+void copy_into(void* dst, std::size_t dcount, const Datatype& dtype, const void* src,
+               std::size_t bytes) {
+  if (dtype.contiguous())
+    std::memcpy(static_cast<char*>(dst) + dtype.true_lb(), src, bytes);
+  else
+    unpack(src, bytes, dst, dcount, dtype, 0);
+}
+
+void copy_out(void* out, const void* src, std::size_t count, const Datatype& type,
+              std::size_t bytes) {
+  if (type.contiguous())
+    std::memcpy(out, static_cast<const char*>(src) + type.true_lb(), bytes);
+  else
+    pack(src, count, type, 0, out, bytes);
+}
+}  // namespace
+
+Request* completed_send_request() {
+  static Request* const done = [] {
+    auto* r = new Request;
+    r->kind = Request::Kind::send;
+    r->complete = true;
+    return r;
+  }();
+  return done;
+}
+
+Endpoint::Endpoint(Rank& self, Process& process)
+    : self_(self),
+      process_(process),
+      me_(self.index()),
+      eager_limit_(process.config().eager_limit),
+      out_(static_cast<size_t>(process.size()), nullptr),
+      queued_(static_cast<size_t>(process.size())) {}
+
+Endpoint::~Endpoint() = default;
+
+EagerQueue& Endpoint::out_queue(int dest) {
+  EagerQueue*& q = out_[static_cast<size_t>(dest)];
+  if (!q) q = &process_.queue_for_sender(me_, dest);
+  return *q;
+}
+
+// ---------------------------------------------------------------- send side
+
+bool Endpoint::push_eager(const void* buf, std::size_t count, const Datatype& type,
+                          std::size_t bytes, int dest, int context, int tag) {
+  EagerQueue& q = out_queue(dest);
+  SlotHeader* s = q.try_claim();
+  if (!s) return false;
+  s->context = context;
+  s->tag = tag;
+  s->kind = SlotKind::eager;
+  s->bytes = bytes;
+  copy_out(EagerQueue::payload(s), buf, count, type, bytes);
+  q.publish(s);
+  process_.rank(dest).parker().notify();
+  return true;
+}
+
+bool Endpoint::push_announcement(RendezvousDescriptor* d, int dest, int context, int tag) {
+  EagerQueue& q = out_queue(dest);
+  SlotHeader* s = q.try_claim();
+  if (!s) return false;
+  s->context = context;
+  s->tag = tag;
+  s->kind = SlotKind::rendezvous;
+  s->bytes = d->bytes;
+  std::memcpy(EagerQueue::payload(s), &d, sizeof d);
+  q.publish(s);
+  process_.rank(dest).parker().notify();
+  return true;
+}
+
+void Endpoint::prepare_descriptor(RendezvousDescriptor* d, const void* buf, std::size_t count,
+                                  const Datatype& type) {
+  d->src = buf;
+  d->src_count = count;
+  d->src_type = &type;
+  d->bytes = count * type.size();
+  d->sender = me_;
+}
+
+bool Endpoint::queued_to(int dest) const { return !queued_[static_cast<size_t>(dest)].empty(); }
+
+bool Endpoint::try_push(Request* r) {
+  if (r->rendezvous) return push_announcement(&r->rendezvous_desc, r->peer, r->context, r->tag);
+  const Datatype& t = *r->type.type;
+  if (!push_eager(r->buf, r->count, t, r->count * t.size(), r->peer, r->context, r->tag))
+    return false;
+  r->complete = true;
+  return true;
+}
+
+void Endpoint::push_queued() {
+  for (auto& fifo : queued_) {
+    while (!fifo.empty() && try_push(fifo.front())) {
+      fifo.front()->queued = false;
+      fifo.pop_front();
+      --queued_total_;
+    }
+  }
+}
+
+void Endpoint::send(const void* buf, std::size_t count, const TypeRef& type, int dest,
+                    int context, int tag, SendMode mode, const WaitSite& site) {
+  const Datatype& t = *type.type;
+  const std::size_t bytes = count * t.size();
+  // Earlier non-blocking sends to `dest` still waiting for room go first.
+  if (queued_to(dest)) self_.wait_until([&] { return !queued_to(dest); }, site);
+
+  if (mode != SendMode::synchronous && bytes < eager_limit_) {
+    if (push_eager(buf, count, t, bytes, dest, context, tag)) return;
+    // The queue is full: wake the receiver (it drains full queues while it
+    // waits) and wait for room, draining our own incoming queues meanwhile so
+    // two ranks sending to each other cannot block each other.
+    process_.rank(dest).parker().notify();
+    self_.wait_until([&] { return push_eager(buf, count, t, bytes, dest, context, tag); }, site);
+    return;
+  }
+
+  // A pooled request, not a stack object: if the job aborts while we wait,
+  // the receiver may still touch the descriptor, and pooled requests live
+  // until the job ends.
+  Request* r = self_.new_request();
+  r->type = type;
+  RendezvousDescriptor* d = &r->rendezvous_desc;
+  prepare_descriptor(d, buf, count, t);
+  if (!push_announcement(d, dest, context, tag)) {
+    process_.rank(dest).parker().notify();
+    self_.wait_until([&] { return push_announcement(d, dest, context, tag); }, site);
+  }
+  self_.wait_until(
+      [&] {
+        help_rendezvous(d);
+        return d->released.load(std::memory_order_acquire);
+      },
+      site);
+  self_.free_request(r);
+}
+
+Request* Endpoint::isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
+                         int context, int tag, SendMode mode, const Comm* comm) {
+  const Datatype& t = *type.type;
+  const std::size_t bytes = count * t.size();
+  const bool eager = mode != SendMode::synchronous && bytes < eager_limit_;
+  if (eager && !queued_to(dest) && push_eager(buf, count, t, bytes, dest, context, tag))
+    return completed_send_request();
+
+  Request* r = self_.new_request();
+  r->kind = Request::Kind::send;
+  r->comm = comm;
+  r->context = context;
+  r->peer = dest;
+  r->tag = tag;
+  r->buf = const_cast<void*>(buf);
+  r->count = count;
+  r->type = type;
+  r->rendezvous = !eager;
+  if (!eager) prepare_descriptor(&r->rendezvous_desc, buf, count, t);
+  if (queued_to(dest) || !try_push(r)) {
+    r->queued = true;
+    queued_[static_cast<size_t>(dest)].push_back(r);
+    ++queued_total_;
+    process_.rank(dest).parker().notify();
+  }
+  return r;
+}
+
+void Endpoint::help_rendezvous(RendezvousDescriptor* d) {
+  // Acquire pairs with the receiver's release of `matched`: dst, counts and
+  // the chunking are visible before we copy.
+  if (!d->matched.load(std::memory_order_acquire)) return;
+  for (;;) {
+    std::size_t c = d->next_chunk.fetch_add(1, std::memory_order_relaxed);
+    if (c >= d->chunks) return;
+    std::size_t begin = c * d->chunk_bytes;
+    std::size_t end = std::min(d->copy_bytes, begin + d->chunk_bytes);
+    copy_range(d->src, d->src_count, *d->src_type, d->dst, d->dst_count, *d->dst_type, begin, end);
+    // Release: our bytes happen-before whoever sees the final count.
+    d->chunks_done.fetch_add(1, std::memory_order_acq_rel);
+  }
+}
+
+// ------------------------------------------------------------- receive side
+
+void Endpoint::complete_recv(Request* r, int sender, int tag, std::size_t bytes,
+                             std::size_t capacity) {
+  r->status.MPI_SOURCE = r->comm ? r->comm->rank_of(sender) : sender;
+  r->status.MPI_TAG = tag;
+  r->status.pure_count = std::min(bytes, capacity);
+  r->status.pure_cancelled = 0;
+  r->message_bytes = bytes;
+  r->error = bytes > capacity ? PURE_ERR_TRUNCATE : PURE_SUCCESS;
+  r->status.MPI_ERROR = r->error;
+  r->complete = true;
+}
+
+void Endpoint::deliver_eager(Request* r, int sender, int tag, const void* payload,
+                             std::size_t bytes) {
+  const Datatype& t = *r->type.type;
+  const std::size_t capacity = r->count * t.size();
+  // Never write past the receive buffer: a longer message is truncated and
+  // reported as PURE_ERR_TRUNCATE.
+  copy_into(r->buf, r->count, t, payload, std::min(bytes, capacity));
+  complete_recv(r, sender, tag, bytes, capacity);
+}
+
+void Endpoint::deliver_rendezvous(Request* r, int sender, int tag, RendezvousDescriptor* d) {
+  const Datatype& t = *r->type.type;
+  const std::size_t capacity = r->count * t.size();
+  d->dst = r->buf;
+  d->dst_count = r->count;
+  d->dst_type = &t;
+  d->copy_bytes = std::min(d->bytes, capacity);
+  d->chunk_bytes = d->copy_bytes >= 2 * kChunkBytes ? kChunkBytes : std::max<std::size_t>(d->copy_bytes, 1);
+  d->chunks = (d->copy_bytes + d->chunk_bytes - 1) / d->chunk_bytes;
+  d->matched.store(true, std::memory_order_release);
+  // A parked sender can help copy only if it has a core to do it on.
+  if (d->chunks > 1 && !process_.oversubscribed()) process_.rank(d->sender).parker().notify();
+  help_rendezvous(d);
+  // The sender may be in the middle of its last chunk: it is running, not
+  // blocked, so a short spin-then-yield suffices.
+  for (unsigned n = 0; d->chunks_done.load(std::memory_order_acquire) < d->chunks; ++n) {
+    if (n < 256) cpu_relax();
+    else sched_yield();
+  }
+  complete_recv(r, sender, tag, d->bytes, capacity);
+  const int who = d->sender;
+  // Release: the sender may reuse its buffer and free `d` once it sees this;
+  // `d` must not be touched afterwards.
+  d->released.store(true, std::memory_order_release);
+  process_.rank(who).parker().notify();
+}
+
+bool Endpoint::match_queue(Request* r, int sender) {
+  EagerQueue* q = process_.queue_for_receiver(sender, me_);
+  if (!q) return false;
+  const std::uint64_t start = q->head();
+  for (std::uint64_t pos = start; pos < start + q->capacity(); ++pos) {
+    bool end = false;
+    SlotHeader* h = q->peek(pos, &end);
+    if (end) break;
+    if (!h || !matches(r, sender, h->context, h->tag)) continue;
+    // The sender waits for room only when the queue is full; tell it when
+    // we make some.
+    const bool was_full = q->full();
+    if (h->kind == SlotKind::eager) {
+      deliver_eager(r, sender, h->tag, EagerQueue::payload(h), h->bytes);
+      q->consume(pos);
+    } else {
+      RendezvousDescriptor* d;
+      std::memcpy(&d, EagerQueue::payload(h), sizeof d);
+      const int tag = h->tag;
+      q->consume(pos);
+      deliver_rendezvous(r, sender, tag, d);
+    }
+    if (was_full) process_.rank(sender).parker().notify();
+    return true;
+  }
+  return false;
+}
+
+bool Endpoint::match(Request* r) {
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+    if (!matches(r, it->sender, it->context, it->tag)) continue;
+    if (it->kind == SlotKind::eager)
+      deliver_eager(r, it->sender, it->tag, it->data.get(), it->bytes);
+    else
+      deliver_rendezvous(r, it->sender, it->tag, it->descriptor);
+    unexpected_.erase(it);
+    return true;
+  }
+  if (r->peer >= 0) return match_queue(r, r->peer);
+  for (int s = 0; s < process_.size(); ++s)
+    if (match_queue(r, s)) return true;
+  return false;
+}
+
+void Endpoint::drain_full_queues() {
+  for (int s = 0; s < process_.size(); ++s) {
+    EagerQueue* q = process_.queue_for_receiver(s, me_);
+    if (!q || !q->full()) continue;
+    // Everything left in the queue moves, in order, behind what is already
+    // in the unexpected list: the "unexpected is older" invariant holds.
+    const std::uint64_t start = q->head();
+    for (std::uint64_t pos = start; pos < start + q->capacity(); ++pos) {
+      bool end = false;
+      SlotHeader* h = q->peek(pos, &end);
+      if (end) break;
+      if (!h) continue;
+      Unexpected u{s, h->context, h->tag, h->kind, h->bytes, nullptr, nullptr};
+      if (h->kind == SlotKind::eager) {
+        u.data.reset(new char[h->bytes ? h->bytes : 1]);
+        std::memcpy(u.data.get(), EagerQueue::payload(h), h->bytes);
+      } else {
+        std::memcpy(&u.descriptor, EagerQueue::payload(h), sizeof u.descriptor);
+      }
+      unexpected_.push_back(std::move(u));
+      q->consume(pos);
+    }
+    process_.rank(s).parker().notify();
+  }
+}
+
+void Endpoint::progress(bool stuck) {
+  if (queued_total_ != 0) push_queued();
+  if (stuck) drain_full_queues();
+  for (size_t i = 0; i < posted_.size();) {
+    Request* r = posted_[i];
+    if (!match(r)) {
+      ++i;
+      continue;
+    }
+    posted_.erase(posted_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (r->user_freed) self_.free_request(r);
+  }
+  if (!detached_.empty()) {
+    for (size_t i = 0; i < detached_.size();) {
+      if (test(detached_[i])) {
+        self_.free_request(detached_[i]);
+        detached_[i] = detached_.back();
+        detached_.pop_back();
+      } else {
+        ++i;
+      }
+    }
+  }
+}
+
+namespace {
+// Removes a stack-allocated receive from the posted list if we unwind (abort).
+struct PostedGuard {
+  std::vector<Request*>& posted;
+  Request* r;
+  ~PostedGuard() {
+    auto it = std::find(posted.begin(), posted.end(), r);
+    if (it != posted.end()) posted.erase(it);
+  }
+};
+}  // namespace
+
+void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int source, int context,
+                    int tag, const Comm* comm, PURE_Status* status, const WaitSite& site) {
+  Request r;
+  r.kind = Request::Kind::recv;
+  r.comm = comm;
+  r.context = context;
+  r.peer = source;
+  r.tag = tag;
+  r.buf = buf;
+  r.count = count;
+  r.type.type = type.type;  // the caller's TypeRef outlives this call
+  // Receives posted earlier get the first chance at every message.
+  if (!posted_.empty()) progress(false);
+  if (!posted_.empty() || !match(&r)) {
+    posted_.push_back(&r);
+    PostedGuard guard{posted_, &r};
+    self_.wait_until([&] { return r.complete; }, site);
+  }
+  if (status) *status = r.status;
+  if (r.error == PURE_ERR_TRUNCATE)
+    fail(PURE_ERR_TRUNCATE,
+         "message of %zu bytes from rank %d (tag %d) does not fit the receive buffer of %zu bytes",
+         r.message_bytes, r.status.MPI_SOURCE, r.status.MPI_TAG, r.count * type.type->size());
+}
+
+Request* Endpoint::irecv(void* buf, std::size_t count, const TypeRef& type, int source,
+                         int context, int tag, const Comm* comm) {
+  Request* r = self_.new_request();
+  r->kind = Request::Kind::recv;
+  r->comm = comm;
+  r->context = context;
+  r->peer = source;
+  r->tag = tag;
+  r->buf = buf;
+  r->count = count;
+  r->type = type;
+  if (posted_.empty() && match(r)) return r;
+  posted_.push_back(r);
+  return r;
+}
+
+void Endpoint::fill_probe_status(PURE_Status* status, const Comm* comm, int sender, int tag,
+                                 std::size_t bytes) const {
+  if (!status) return;
+  status->MPI_SOURCE = comm ? comm->rank_of(sender) : sender;
+  status->MPI_TAG = tag;
+  status->MPI_ERROR = PURE_SUCCESS;
+  status->pure_count = bytes;
+  status->pure_cancelled = 0;
+}
+
+bool Endpoint::iprobe(int source, int context, int tag, const Comm* comm, PURE_Status* status) {
+  progress(false);
+  Request probe;
+  probe.context = context;
+  probe.peer = source;
+  probe.tag = tag;
+  for (const Unexpected& u : unexpected_) {
+    if (matches(&probe, u.sender, u.context, u.tag)) {
+      fill_probe_status(status, comm, u.sender, u.tag, u.bytes);
+      return true;
+    }
+  }
+  for (int s = 0; s < process_.size(); ++s) {
+    if (source >= 0 && s != source) continue;
+    EagerQueue* q = process_.queue_for_receiver(s, me_);
+    if (!q) continue;
+    const std::uint64_t start = q->head();
+    for (std::uint64_t pos = start; pos < start + q->capacity(); ++pos) {
+      bool end = false;
+      SlotHeader* h = q->peek(pos, &end);
+      if (end) break;
+      if (h && matches(&probe, s, h->context, h->tag)) {
+        fill_probe_status(status, comm, s, h->tag, h->bytes);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool Endpoint::test(Request* r) {
+  if (r->complete) return true;
+  if (r->kind == Request::Kind::recv || r->queued) return false;
+  if (r->rendezvous) {
+    help_rendezvous(&r->rendezvous_desc);
+    if (r->rendezvous_desc.released.load(std::memory_order_acquire)) r->complete = true;
+  }
+  return r->complete;
+}
+
+bool Endpoint::cancel(Request* r) {
+  if (r->complete || r->kind != Request::Kind::recv) return false;
+  auto it = std::find(posted_.begin(), posted_.end(), r);
+  if (it == posted_.end()) return false;
+  posted_.erase(it);
+  r->complete = true;
+  r->status.pure_cancelled = 1;
+  r->status.pure_count = 0;
+  r->status.MPI_SOURCE = PURE_ANY_SOURCE;
+  r->status.MPI_TAG = PURE_ANY_TAG;
+  r->status.MPI_ERROR = PURE_SUCCESS;
+  return true;
+}
+
+void Endpoint::detach(Request* r) {
+  r->user_freed = true;
+  if (r->kind == Request::Kind::recv) {
+    if (r->complete) self_.free_request(r);
+    return;  // still posted: progress frees it when it matches
+  }
+  if (test(r))
+    self_.free_request(r);
+  else
+    detached_.push_back(r);
+}
+
+}  // namespace pure

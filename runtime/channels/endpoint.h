@@ -1,0 +1,121 @@
+// Endpoint: a rank's point-to-point engine inside the process.
+//
+// Send side: small messages are copied into the EagerQueue towards the
+// receiver (the sender returns at once); large and synchronous sends announce
+// a RendezvousDescriptor through the same queue, so order between a sender
+// and a receiver is the queue's FIFO order for both kinds. When the queue is
+// full, non-blocking sends wait in a per-destination FIFO of queued requests.
+//
+// Receive side (all owned by this rank's thread, no locks): posted receives
+// in posting order, and the unexpected list holding messages drained out of
+// full queues. Every message in the unexpected list from sender s is older
+// than every message still in the queue from s, so "unexpected first, then
+// the queue from its head" finds the earliest matching message.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <list>
+#include <memory>
+#include <vector>
+
+#include "channels/eager_queue.h"
+#include "channels/request.h"
+
+namespace pure {
+
+class Rank;
+class Process;
+struct WaitSite;
+
+enum class SendMode { standard, synchronous, ready, buffered };
+
+// Where a received message is delivered and what was received.
+struct RecvTarget {
+  void* buf;
+  std::size_t count;
+  const Datatype* type;
+};
+
+class Endpoint {
+ public:
+  Endpoint(Rank& self, Process& process);
+  ~Endpoint();
+  Endpoint(const Endpoint&) = delete;
+  Endpoint& operator=(const Endpoint&) = delete;
+
+  // Blocking send to rank index `dest` (returns when the buffer may be reused).
+  void send(const void* buf, std::size_t count, const TypeRef& type, int dest, int context,
+            int tag, SendMode mode, const WaitSite& site);
+  // Non-blocking send; returns the request (possibly the shared completed one).
+  Request* isend(const void* buf, std::size_t count, const TypeRef& type, int dest, int context,
+                 int tag, SendMode mode, const Comm* comm);
+  // Blocking receive; `source` is a rank index or -1 for any.
+  void recv(void* buf, std::size_t count, const TypeRef& type, int source, int context, int tag,
+            const Comm* comm, PURE_Status* status, const WaitSite& site);
+  Request* irecv(void* buf, std::size_t count, const TypeRef& type, int source, int context,
+                 int tag, const Comm* comm);
+  // Probe without receiving. Returns true and fills *status when a match exists.
+  bool iprobe(int source, int context, int tag, const Comm* comm, PURE_Status* status);
+
+  // Advances `r` (helps copy a rendezvous it sent) and says if it completed.
+  bool test(Request* r);
+  // Cancels a pending receive. Returns false if it already matched.
+  bool cancel(Request* r);
+  // Forgets a request the user freed while active; it completes in the background.
+  void detach(Request* r);
+
+  void progress(bool stuck);
+
+  // What is still in flight, checked by finalize.
+  std::size_t pending_sends() const { return queued_total_ + detached_.size(); }
+  std::size_t pending_receives() const { return posted_.size(); }
+
+ private:
+  struct Unexpected {
+    int sender;
+    int context;
+    int tag;
+    SlotKind kind;
+    std::size_t bytes;
+    std::unique_ptr<char[]> data;              // eager payload
+    RendezvousDescriptor* descriptor = nullptr;  // rendezvous announcement
+  };
+
+  EagerQueue& out_queue(int dest);
+  bool try_push(Request* r);                // queued send -> queue; true when pushed
+  bool push_eager(const void* buf, std::size_t count, const Datatype& type, std::size_t bytes,
+                  int dest, int context, int tag);
+  bool push_announcement(RendezvousDescriptor* d, int dest, int context, int tag);
+  void prepare_descriptor(RendezvousDescriptor* d, const void* buf, std::size_t count,
+                          const Datatype& type);
+  bool queued_to(int dest) const;
+  void push_queued();
+
+  bool match(Request* r);              // tries to complete a posted receive
+  bool match_queue(Request* r, int sender);
+  void deliver_eager(Request* r, int sender, int tag, const void* payload, std::size_t bytes);
+  void deliver_rendezvous(Request* r, int sender, int tag, RendezvousDescriptor* d);
+  void complete_recv(Request* r, int sender, int tag, std::size_t bytes, std::size_t capacity);
+  void drain_full_queues();
+  bool matches(const Request* r, int sender, int context, int tag) const {
+    return context == r->context && (r->peer < 0 || r->peer == sender) &&
+           (r->tag == PURE_ANY_TAG || r->tag == tag);
+  }
+  void help_rendezvous(RendezvousDescriptor* d);
+  void fill_probe_status(PURE_Status* status, const Comm* comm, int sender, int tag,
+                         std::size_t bytes) const;
+
+  Rank& self_;
+  Process& process_;
+  const int me_;
+  const std::size_t eager_limit_;
+  std::vector<EagerQueue*> out_;               // cached pointers to my outgoing queues
+  std::vector<std::deque<Request*>> queued_;   // per destination, FIFO of queued sends
+  std::size_t queued_total_ = 0;
+  std::vector<Request*> posted_;               // posted receives, in posting order
+  std::list<Unexpected> unexpected_;
+  std::vector<Request*> detached_;             // freed by the user while active
+};
+
+}  // namespace pure

@@ -1,0 +1,93 @@
+// Requests: the runtime object behind PURE_Request, and the rendezvous
+// descriptor a large send announces through the eager queue.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+
+#include "datatype.h"
+#include "pure/pure.h"
+
+struct pure_request_s {};  // opaque to users; pure::Request derives from it
+
+namespace pure {
+
+class Comm;
+
+// A datatype held for the lifetime of an operation. Predefined types live
+// forever; a derived one is kept alive by shared ownership so that
+// pure_type_free on a type in use by a pending operation is safe (MPI allows it).
+struct TypeRef {
+  const Datatype* type = nullptr;
+  std::shared_ptr<const Datatype> keep;
+};
+
+// A large (or synchronous) send: the sender announces this descriptor through
+// the eager queue and keeps it alive until the receiver releases it. The
+// receiver publishes where the data goes; then both sides may copy chunks
+// (claimed with fetch_add), so a waiting sender doubles the copy bandwidth.
+struct RendezvousDescriptor {
+  // Written by the sender before the announcement; read-only afterwards.
+  const void* src = nullptr;
+  std::size_t src_count = 0;
+  const Datatype* src_type = nullptr;
+  std::size_t bytes = 0;
+  int sender = -1;  // rank index of the sender, for waking it
+
+  // Written by the receiver before `matched` is stored (release); the sender
+  // reads them after loading `matched` (acquire).
+  void* dst = nullptr;
+  std::size_t dst_count = 0;
+  const Datatype* dst_type = nullptr;
+  std::size_t copy_bytes = 0;   // min(bytes, receive capacity)
+  std::size_t chunk_bytes = 0;
+  std::size_t chunks = 0;
+
+  alignas(64) std::atomic<bool> matched{false};
+  std::atomic<std::size_t> next_chunk{0};    // claimed with relaxed fetch_add
+  std::atomic<std::size_t> chunks_done{0};   // acq_rel: a copier's data happens-before the reader
+  alignas(64) std::atomic<bool> released{false};  // receiver is done with this descriptor (release)
+};
+
+class Request : public pure_request_s {
+ public:
+  enum class Kind : unsigned char { send, recv };
+
+  Kind kind = Kind::send;
+  bool complete = false;       // owner thread only
+  bool user_freed = false;     // pure_request_free on an active request
+  bool rendezvous = false;     // send: announced through a descriptor
+  bool queued = false;         // send: waiting for room in the eager queue
+  bool bsend = false;          // send: data lives in the attached buffer
+
+  // envelope
+  const Comm* comm = nullptr;
+  int context = 0;
+  int peer = -1;   // rank index of the partner, or -1 for PURE_ANY_SOURCE
+  int tag = 0;
+
+  // user buffer
+  void* buf = nullptr;
+  std::size_t count = 0;
+  TypeRef type;
+
+  PURE_Status status{};
+  int error = PURE_SUCCESS;  // error class recorded at completion (truncation)
+  std::size_t bsend_offset = 0;
+  std::size_t message_bytes = 0;  // whole size of the matched message
+
+  RendezvousDescriptor rendezvous_desc;
+  Request* next_free = nullptr;
+
+  void reset() {
+    this->~Request();
+    new (this) Request();
+  }
+};
+
+// An eager isend that went straight into the queue is complete at once; it
+// is represented by this shared, never-written object instead of a fresh one.
+Request* completed_send_request();
+
+}  // namespace pure

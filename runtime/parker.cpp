@@ -1,0 +1,29 @@
+#include "parker.h"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace pure {
+
+void Parker::park(std::uint32_t token, long timeout_ns) {
+  timespec ts{timeout_ns / 1000000000L, timeout_ns % 1000000000L};
+  // The kernel compares the word with `token` atomically with going to sleep,
+  // so a wake() that moved the epoch in between makes this return at once.
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&state_), FUTEX_WAIT_PRIVATE, token,
+          timeout_ns > 0 ? &ts : nullptr, nullptr, 0);
+  // Withdraw the announcement if it is still ours; a notifier may have done it.
+  state_.compare_exchange_strong(token, token & ~1u, std::memory_order_relaxed);
+}
+
+void Parker::wake(std::uint32_t seen) {
+  // Clearing bit 0 and bumping the epoch in one step means concurrent
+  // notifiers wake the waiter once; a failed exchange means someone else did
+  // or the waiter withdrew, and in both cases nothing more is owed.
+  if (state_.compare_exchange_strong(seen, (seen + 2u) & ~1u, std::memory_order_relaxed))
+    syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&state_), FUTEX_WAKE_PRIVATE, 1, nullptr,
+            nullptr, 0);
+}
+
+}  // namespace pure

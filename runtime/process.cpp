@@ -1,0 +1,190 @@
+#include "process.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "error.h"
+#include "rank.h"
+#include "topology.h"
+
+namespace pure {
+
+Process::Process(const Config& config, int ranks)
+    : config_(config),
+      size_(ranks),
+      // More ranks than cores in our cpuset means they must share cores.
+      oversubscribed_(ranks > Topology::get().cores()),
+      queues_(new std::atomic<EagerQueue*>[static_cast<size_t>(ranks) * static_cast<size_t>(ranks)]),
+      queue_storage_(static_cast<size_t>(ranks) * static_cast<size_t>(ranks)) {
+  for (size_t i = 0; i < static_cast<size_t>(ranks) * static_cast<size_t>(ranks); ++i)
+    queues_[i].store(nullptr, std::memory_order_relaxed);
+  ranks_.reserve(static_cast<size_t>(ranks));
+  for (int i = 0; i < ranks; ++i) ranks_.push_back(std::make_unique<Rank>(*this, i));
+}
+
+Process::~Process() = default;
+
+EagerQueue& Process::queue_for_sender(int from, int to) {
+  const size_t s = slot(from, to);
+  if (EagerQueue* q = queues_[s].load(std::memory_order_relaxed)) return *q;
+  queue_storage_[s] = std::make_unique<EagerQueue>(static_cast<size_t>(config_.queue_slots),
+                                                   config_.eager_limit);
+  // Release pairs with the receiver's acquire in queue_for_receiver: it sees
+  // the initialised slots before the pointer.
+  queues_[s].store(queue_storage_[s].get(), std::memory_order_release);
+  return *queue_storage_[s];
+}
+
+void Process::abort(int code, const std::string& message) {
+  if (code == 0) code = 1;  // an abort always ends the job with a failure
+  {
+    std::lock_guard<std::mutex> lock(abort_mutex_);
+    if (abort_code_.load(std::memory_order_relaxed) != 0) return;  // the first abort wins
+    abort_message_ = message;
+    std::fprintf(stderr, "%s\n", message.c_str());
+    std::fflush(stderr);
+    abort_code_.store(code, std::memory_order_release);
+  }
+  for (auto& r : ranks_) r->parker().notify();
+  {
+    std::lock_guard<std::mutex> lock(watchdog_mutex_);
+  }
+  watchdog_cv_.notify_all();
+}
+
+void Process::rank_main(int index, const RankMain& entry, int argc, char** argv) {
+  Rank& self = *ranks_[static_cast<size_t>(index)];
+  if (config_.bind == Bind::core) Topology::get().bind_current_thread(index);
+  Rank::set_current(&self);
+
+  // Every rank gets its own argv, as every MPI process has its own.
+  std::vector<std::string> args(argv, argv + argc);
+  std::vector<char*> argv_copy;
+  for (auto& a : args) argv_copy.push_back(a.data());
+  argv_copy.push_back(nullptr);
+
+  int code = 0;
+  try {
+    code = entry(argc, argv_copy.data());
+    if (code != 0) {
+      abort(code, "pure: rank " + std::to_string(index) + " exited with code " +
+                      std::to_string(code) + "; ending the job");
+    } else if (self.state() == Rank::State::running) {
+      abort(PURE_ERR_OTHER, "pure: rank " + std::to_string(index) +
+                                " returned without calling pure_finalize; ending the job");
+    }
+  } catch (const JobAborted&) {
+    // Another rank ended the job; its message is already printed.
+  } catch (const Error& e) {
+    abort(e.code(), "pure: rank " + std::to_string(index) + ": " + e.what());
+  } catch (const std::exception& e) {
+    abort(PURE_ERR_OTHER, "pure: rank " + std::to_string(index) +
+                              " threw an exception: " + e.what() + "; ending the job");
+  } catch (...) {
+    abort(PURE_ERR_OTHER,
+          "pure: rank " + std::to_string(index) + " threw an unknown exception; ending the job");
+  }
+  Rank::set_current(nullptr);
+  self.finished.store(true, std::memory_order_release);
+  running_.fetch_sub(1, std::memory_order_acq_rel);
+  {
+    std::lock_guard<std::mutex> lock(watchdog_mutex_);
+  }
+  watchdog_cv_.notify_all();
+}
+
+int Process::run(const RankMain& entry, int argc, char** argv) {
+  running_.store(size(), std::memory_order_relaxed);
+  std::thread dog([this] { watchdog(); });
+  std::vector<std::thread> threads;
+  threads.reserve(ranks_.size());
+  for (int i = 0; i < size(); ++i)
+    threads.emplace_back([this, i, &entry, argc, argv] { rank_main(i, entry, argc, argv); });
+  for (auto& t : threads) t.join();
+  {
+    std::lock_guard<std::mutex> lock(watchdog_mutex_);
+    job_done_ = true;
+  }
+  watchdog_cv_.notify_all();
+  dog.join();
+  return abort_code();
+}
+
+std::string Process::deadlock_report() {
+  std::string report =
+      "pure: deadlock: every running rank has been blocked for " +
+      std::to_string(config_.deadlock_timeout_s) + " s with no progress anywhere:\n";
+  for (auto& r : ranks_) {
+    if (r->finished.load(std::memory_order_acquire)) {
+      report += "  rank " + std::to_string(r->index()) + ": finished\n";
+      continue;
+    }
+    const char* call = r->wait_call.load(std::memory_order_relaxed);
+    report += "  rank " + std::to_string(r->index()) + ": blocked in " + (call ? call : "?");
+    int peer = r->wait_peer.load(std::memory_order_relaxed);
+    if (peer != -1) report += " peer=" + std::to_string(peer);
+    int tag = r->wait_tag.load(std::memory_order_relaxed);
+    if (tag != -1) report += " tag=" + std::to_string(tag);
+    report += "\n";
+  }
+  report += "pure: ending the job (PURE_DEADLOCK_TIMEOUT sets the limit, 0 disables it)";
+  return report;
+}
+
+// The watchdog sleeps almost always. It (1) ends the job when every running
+// rank sits in a wait loop and no wait anywhere completes for
+// PURE_DEADLOCK_TIMEOUT seconds, and (2) after an abort, ends the process if
+// some rank is still running user code PURE_ABORT_GRACE seconds later, so an
+// abort can never turn into a hang.
+void Process::watchdog() {
+  using clock = std::chrono::steady_clock;
+  std::unique_lock<std::mutex> lock(watchdog_mutex_);
+  std::uint64_t last_progress = ~0ull;
+  auto stalled_since = clock::now();
+  clock::time_point abort_seen{};
+  bool abort_noticed = false;
+  while (!job_done_) {
+    watchdog_cv_.wait_for(lock, std::chrono::milliseconds(100));
+    if (job_done_) break;
+    const auto now = clock::now();
+    if (aborted()) {
+      if (!abort_noticed) {
+        abort_noticed = true;
+        abort_seen = now;
+      }
+      if (now - abort_seen > std::chrono::duration<double>(config_.abort_grace_s)) {
+        std::fprintf(stderr,
+                     "pure: %d rank(s) still running %.1f s after the job was aborted; "
+                     "ending the process\n",
+                     running_.load(), config_.abort_grace_s);
+        std::fflush(stderr);
+        _exit(abort_code());
+      }
+      continue;
+    }
+    if (config_.deadlock_timeout_s <= 0) continue;
+    bool all_waiting = running_.load(std::memory_order_acquire) > 0;
+    std::uint64_t progress = 0;
+    for (auto& r : ranks_) {
+      progress += r->waits_done.load(std::memory_order_relaxed);
+      if (!r->finished.load(std::memory_order_acquire) &&
+          !r->in_wait.load(std::memory_order_acquire))
+        all_waiting = false;
+    }
+    if (!all_waiting || progress != last_progress) {
+      last_progress = progress;
+      stalled_since = now;
+      continue;
+    }
+    if (now - stalled_since > std::chrono::duration<double>(config_.deadlock_timeout_s)) {
+      lock.unlock();
+      abort(PURE_ERR_OTHER, deadlock_report());
+      lock.lock();
+    }
+  }
+}
+
+}  // namespace pure

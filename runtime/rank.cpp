@@ -1,0 +1,134 @@
+#include "rank.h"
+
+#include "process.h"
+
+namespace pure {
+
+namespace {
+// The one thread_local of the runtime: which rank the calling thread is.
+thread_local Rank* t_current = nullptr;
+
+constexpr int kHandleIndexMask = 0x00FFFFFF;
+constexpr int kHandleKindMask = ~kHandleIndexMask;
+constexpr int kFirstDerivedType = 256;
+}  // namespace
+
+Rank* Rank::current() { return t_current; }
+void Rank::set_current(Rank* rank) { t_current = rank; }
+
+Rank::Rank(Process& process, int index)
+    : process_(process), index_(index), policy_(process.backoff()) {
+  std::vector<int> world(static_cast<size_t>(process.size()));
+  for (int i = 0; i < process.size(); ++i) world[static_cast<size_t>(i)] = i;
+  comms_.resize(3);
+  comms_[1] = std::make_unique<Comm>(0, std::move(world), index, "PURE_COMM_WORLD");
+  comms_[2] = std::make_unique<Comm>(1, std::vector<int>{index}, index, "PURE_COMM_SELF");
+  endpoint_ = std::make_unique<Endpoint>(*this, process);
+}
+
+Rank::~Rank() = default;
+
+Comm* Rank::comm(PURE_Comm handle) {
+  if ((handle & kHandleKindMask) != PURE_HANDLE_KIND_COMM) return nullptr;
+  size_t i = static_cast<size_t>(handle & kHandleIndexMask);
+  return i < comms_.size() ? comms_[i].get() : nullptr;
+}
+
+const Datatype* Rank::type(PURE_Datatype handle) {
+  if ((handle & kHandleKindMask) != PURE_HANDLE_KIND_DATATYPE) return nullptr;
+  int i = handle & kHandleIndexMask;
+  if (i < kFirstDerivedType) return Datatype::predefined(i);
+  size_t d = static_cast<size_t>(i - kFirstDerivedType);
+  return d < types_.size() ? types_[d].get() : nullptr;
+}
+
+TypeRef Rank::type_ref(PURE_Datatype handle) {
+  TypeRef ref;
+  int i = handle & kHandleIndexMask;
+  if (i < kFirstDerivedType) {
+    ref.type = type(handle);
+  } else {
+    size_t d = static_cast<size_t>(i - kFirstDerivedType);
+    if (d < types_.size()) {
+      ref.keep = types_[d];
+      ref.type = ref.keep.get();
+    }
+  }
+  return ref;
+}
+
+Datatype* Rank::mutable_derived_type(PURE_Datatype handle) {
+  if ((handle & kHandleKindMask) != PURE_HANDLE_KIND_DATATYPE) return nullptr;
+  int i = handle & kHandleIndexMask;
+  if (i < kFirstDerivedType) return nullptr;
+  size_t d = static_cast<size_t>(i - kFirstDerivedType);
+  return d < types_.size() ? types_[d].get() : nullptr;
+}
+
+PURE_Datatype Rank::add_type(std::unique_ptr<Datatype> type) {
+  // Reuse a freed slot so long-running codes that create and free types in a
+  // loop do not grow the table.
+  for (size_t d = 0; d < types_.size(); ++d) {
+    if (!types_[d]) {
+      types_[d] = std::move(type);
+      return PURE_HANDLE_KIND_DATATYPE | static_cast<int>(d + kFirstDerivedType);
+    }
+  }
+  types_.push_back(std::move(type));
+  return PURE_HANDLE_KIND_DATATYPE | static_cast<int>(types_.size() - 1 + kFirstDerivedType);
+}
+
+void Rank::free_type(PURE_Datatype handle) {
+  int i = handle & kHandleIndexMask;
+  size_t d = static_cast<size_t>(i - kFirstDerivedType);
+  if (i >= kFirstDerivedType && d < types_.size()) types_[d].reset();
+}
+
+Request* Rank::new_request() {
+  if (!free_requests_) {
+    request_storage_.push_back(std::make_unique<Request>());
+    return request_storage_.back().get();
+  }
+  Request* r = free_requests_;
+  free_requests_ = r->next_free;
+  r->reset();
+  return r;
+}
+
+void Rank::free_request(Request* r) {
+  if (r == completed_send_request()) return;
+  r->type = TypeRef{};  // drop the datatype reference now, not at reuse
+  r->next_free = free_requests_;
+  free_requests_ = r;
+}
+
+bool Rank::aborted() const { return process_.aborted(); }
+
+bool Rank::steal() {
+  Process::StealHook hook = process_.steal_hook();
+  return hook != nullptr && hook(*this);
+}
+
+void Rank::enter_wait(const WaitSite& site) {
+  wait_call.store(site.call, std::memory_order_relaxed);
+  wait_peer.store(site.peer, std::memory_order_relaxed);
+  wait_tag.store(site.tag, std::memory_order_relaxed);
+  // Release: the watchdog that sees in_wait also sees where we wait.
+  in_wait.store(true, std::memory_order_release);
+}
+
+void Rank::leave_wait() {
+  in_wait.store(false, std::memory_order_relaxed);
+  waits_done.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Rank::park_once(const BackoffPolicy& policy, bool (*recheck)(void*), void* ctx) {
+  std::uint32_t token = parker_.prepare();
+  if (recheck(ctx)) {
+    parker_.cancel();
+    return;
+  }
+  parker_.park(token, policy.park_timeout_ns);
+}
+
+}  // namespace pure

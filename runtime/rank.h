@@ -1,0 +1,136 @@
+// Rank: the context of one rank thread. Owns the rank's handle tables
+// (communicators, derived datatypes), its point-to-point endpoint and its
+// request pool; waits go through Rank::wait_until.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "channels/bsend_buffer.h"
+#include "channels/endpoint.h"
+#include "comm.h"
+#include "datatype.h"
+#include "error.h"
+#include "parker.h"
+#include "wait.h"
+
+namespace pure {
+
+class Process;
+
+class Rank {
+ public:
+  Rank(Process& process, int index);
+  Rank(const Rank&) = delete;
+  Rank& operator=(const Rank&) = delete;
+  ~Rank();
+
+  // The rank of the calling thread, or nullptr outside rank threads. Only the
+  // flat C layer calls this (the one thread_local of the runtime).
+  static Rank* current();
+  static void set_current(Rank* rank);
+
+  Process& process() { return process_; }
+  int index() const { return index_; }
+  Parker& parker() { return parker_; }
+  Endpoint& p2p() { return *endpoint_; }
+  BsendBuffer& bsend_buffer() { return bsend_buffer_; }
+
+  enum class State { created, running, finalized };
+  State state() const { return state_; }
+  void set_state(State s) { state_ = s; }
+  int thread_level() const { return thread_level_; }
+  void set_thread_level(int level) { thread_level_ = level; }
+
+  // ---- handle tables ----
+  Comm* comm(PURE_Comm handle);  // nullptr when invalid or freed
+  // The datatype behind a handle, or nullptr when invalid or freed.
+  const Datatype* type(PURE_Datatype handle);
+  TypeRef type_ref(PURE_Datatype handle);
+  PURE_Datatype add_type(std::unique_ptr<Datatype> type);
+  Datatype* mutable_derived_type(PURE_Datatype handle);
+  void free_type(PURE_Datatype handle);
+
+  // ---- request pool ----
+  Request* new_request();
+  void free_request(Request* r);
+
+  // ---- waiting ----
+  // Blocks until done() holds, through the staged wait loop (wait.h).
+  template <class Done>
+  void wait_until(Done&& done, const WaitSite& site);
+
+  // One step of everything this rank owes others: match posted receives,
+  // push queued sends; `stuck` also drains full incoming queues so that their
+  // senders can go on.
+  void progress(bool stuck) { endpoint_->progress(stuck); }
+
+  // Deadlock-report bookkeeping (read by the Process watchdog).
+  std::atomic<bool> in_wait{false};
+  std::atomic<std::uint64_t> waits_done{0};
+  std::atomic<const char*> wait_call{nullptr};
+  std::atomic<int> wait_peer{-1};
+  std::atomic<int> wait_tag{0};
+  std::atomic<bool> finished{false};
+
+ private:
+  void enter_wait(const WaitSite& site);
+  void leave_wait();
+  bool aborted() const;
+  bool steal();
+  void park_once(const BackoffPolicy& policy, bool (*recheck)(void*), void* ctx);
+
+  Process& process_;
+  const int index_;
+  Parker parker_;
+  State state_ = State::created;
+  int thread_level_ = PURE_THREAD_SINGLE;
+  std::vector<std::unique_ptr<Comm>> comms_;
+  std::vector<std::shared_ptr<Datatype>> types_;  // derived types; index = low bits - 256
+  std::unique_ptr<Endpoint> endpoint_;
+  BsendBuffer bsend_buffer_;
+  std::vector<std::unique_ptr<Request>> request_storage_;
+  Request* free_requests_ = nullptr;
+  BackoffPolicy policy_;
+};
+
+template <class Done>
+void Rank::wait_until(Done&& done, const WaitSite& site) {
+  std::uint32_t round = 0;
+  bool entered = false;
+  for (;;) {
+    progress(round > policy_.spin_rounds / 2);
+    if (done()) break;
+    if (aborted()) throw JobAborted{};
+    if (!entered) {
+      enter_wait(site);
+      entered = true;
+    }
+    // Work-first: our own condition was checked above; only now may we run
+    // one chunk of another rank's task (the scheduler's steal hook).
+    if (steal()) {
+      round = 0;
+      waits_done.fetch_add(1, std::memory_order_relaxed);  // progress, for the watchdog
+      continue;
+    }
+    if (round < policy_.spin_rounds) {
+      cpu_relax();
+    } else if (round < policy_.spin_rounds + policy_.yield_rounds) {
+      sched_yield();
+    } else {
+      auto recheck = [](void* ctx) {
+        auto* self = static_cast<std::pair<Rank*, Done*>*>(ctx);
+        self->first->progress(true);
+        return (*self->second)() || self->first->aborted();
+      };
+      std::pair<Rank*, Done*> ctx{this, &done};
+      park_once(policy_, recheck, &ctx);
+    }
+    ++round;
+  }
+  if (entered) leave_wait();
+}
+
+}  // namespace pure

@@ -1,0 +1,48 @@
+// The wait loop (SSW-loop): the one primitive every blocking call waits in.
+//
+// Each round it drives this rank's progress engine, re-checks the condition,
+// lets the scheduler steal one task chunk (work-first: our own condition is
+// always checked before stealing), then backs off. Backing off is staged:
+// spin with cpu_relax, then sched_yield, then park on the rank's Parker.
+// When every rank has a core of its own the spin stage is long (a message is
+// usually microseconds away); when ranks outnumber cores it is short, so 16
+// ranks on 2 cores hand their cores to whoever can make progress.
+#pragma once
+
+#include <sched.h>
+
+#include <cstdint>
+
+#include "pure/run.hpp"
+
+namespace pure {
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+struct BackoffPolicy {
+  std::uint32_t spin_rounds;   // rounds of spinning before yielding
+  std::uint32_t yield_rounds;  // rounds of sched_yield before parking
+  long park_timeout_ns;        // a parked rank re-checks at least this often
+
+  static BackoffPolicy for_mode(WaitMode mode, bool oversubscribed) {
+    if (mode == WaitMode::spin) return {1u << 30, 1u << 30, 10'000'000};
+    if (mode == WaitMode::park) return {16, 4, 10'000'000};
+    if (oversubscribed) return {64, 8, 10'000'000};
+    return {1u << 16, 64, 10'000'000};
+  }
+};
+
+// What a rank is blocked on, for the deadlock report.
+struct WaitSite {
+  const char* call;  // e.g. "pure_recv"
+  int peer;          // communicator rank or -1
+  int tag;
+};
+
+}  // namespace pure
