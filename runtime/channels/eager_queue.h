@@ -78,10 +78,15 @@ class EagerQueue {
     slot(pos)->seq.store(pos + slots_, std::memory_order_release);
     if (pos == head_) {
       ++head_;
-      // Skip slots already consumed out of order.
-      while (head_ < pos + slots_ &&
-             slot(head_)->seq.load(std::memory_order_relaxed) == head_ + slots_)
+      // Skip positions consumed out of order. Such a slot reads either
+      // head_ + slots (free) or head_ + slots + 1 (the producer already
+      // reused it for a newer position); only head_ (unpublished) and
+      // head_ + 1 (unconsumed) stop the head.
+      for (;;) {
+        std::uint64_t seq = slot(head_)->seq.load(std::memory_order_relaxed);
+        if (seq == head_ || seq == head_ + 1) break;
         ++head_;
+      }
     }
   }
   // True when every slot holds an unconsumed message (the producer is stuck).
