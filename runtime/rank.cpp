@@ -119,7 +119,8 @@ void Rank::enter_wait(const WaitSite& site) {
 
 void Rank::leave_wait() {
   in_wait.store(false, std::memory_order_relaxed);
-  waits_done.fetch_add(1, std::memory_order_relaxed);
+  // Only this thread writes the counter: a plain increment, no locked RMW.
+  waits_done.store(waits_done.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
 void Rank::park_once(const BackoffPolicy& policy, bool (*recheck)(void*), void* ctx) {

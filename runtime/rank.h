@@ -112,7 +112,8 @@ void Rank::wait_until(Done&& done, const WaitSite& site) {
     // one chunk of another rank's task (the scheduler's steal hook).
     if (steal()) {
       round = 0;
-      waits_done.fetch_add(1, std::memory_order_relaxed);  // progress, for the watchdog
+      waits_done.store(waits_done.load(std::memory_order_relaxed) + 1,
+                       std::memory_order_relaxed);  // progress, for the watchdog
       continue;
     }
     if (round < policy_.spin_rounds) {

@@ -75,6 +75,31 @@ TEST(EagerQueue, HeadSkipsSlotsConsumedOutOfOrder) {
   EXPECT_EQ(value_at(q, 7), 7u);
 }
 
+TEST(EagerQueue, ConsumedSlotsReturnInBatches) {
+  EagerQueue q(8, 64);  // releases every 8 / 4 = 2 consumed slots
+  for (std::uint64_t i = 0; i < 8; ++i) push(q, i);
+  EXPECT_FALSE(q.consume(0));  // held back: the producer still sees a full queue
+  EXPECT_EQ(q.try_claim(), nullptr);
+  bool end = false;
+  EXPECT_EQ(q.peek(0, &end), nullptr);  // but the consumer no longer sees it
+  EXPECT_TRUE(q.consume(1));  // batch complete, and the queue was full
+  EXPECT_EQ(q.head(), 2u);
+  push(q, 8);
+  push(q, 9);
+  EXPECT_EQ(q.try_claim(), nullptr);
+  EXPECT_FALSE(q.consume(5));  // out of order, held back
+  EXPECT_TRUE(q.release());    // explicit release, queue was full
+  EXPECT_EQ(q.head(), 2u);     // 2 is still unconsumed
+  // Slot of 5 is free, but the producer fills in order and position 10
+  // needs the slot of 2, which is unconsumed.
+  EXPECT_EQ(q.try_claim(), nullptr);
+  q.consume(2);
+  q.consume(3);  // batch of two: released; head passes 2 and 3, stops at 4
+  EXPECT_EQ(q.head(), 4u);
+  push(q, 10);
+  EXPECT_EQ(value_at(q, 10), 10u);
+}
+
 TEST(EagerQueue, TwoThreadsOutOfOrderStress) {
   constexpr std::uint64_t kMessages = 200000;
   for (std::size_t slots : {2u, 3u, 16u}) {
@@ -121,7 +146,10 @@ TEST(EagerQueue, TwoThreadsOutOfOrderStress) {
         ++received;
         got = true;
       }
-      if (!got) std::this_thread::yield();
+      if (!got) {
+        q.release();  // as the runtime does when stuck: hand back what we consumed
+        std::this_thread::yield();
+      }
     }
     producer.join();
     EXPECT_EQ(received, kMessages);

@@ -52,12 +52,6 @@ Message check_recv(Call& c, const void* buf, int count, PURE_Datatype datatype, 
   return {&cm, std::move(t), peer};
 }
 
-SendMode mode_of(const char* name) {
-  if (std::strstr(name, "ssend")) return SendMode::synchronous;
-  if (std::strstr(name, "rsend")) return SendMode::ready;
-  return SendMode::standard;
-}
-
 // A buffered send: pack into the attached buffer, then send from there.
 Request* buffered_send(Call& c, const void* buf, int count, const Message& m, int tag) {
   const Datatype& t = *m.type.type;
@@ -72,18 +66,19 @@ Request* buffered_send(Call& c, const void* buf, int count, const Message& m, in
   return r;
 }
 
-int blocking_send(const char* name, const void* buf, int count, PURE_Datatype datatype, int dest,
-                  int tag, PURE_Comm comm) {
+int blocking_send(const char* name, SendMode mode, const void* buf, int count,
+                  PURE_Datatype datatype, int dest, int tag, PURE_Comm comm) {
   return call(name, [&](Call& c) {
     Message m = check_send(c, buf, count, datatype, dest, tag, comm);
     if (m.peer == PURE_PROC_NULL) return;
     c.rank.p2p().send(buf, static_cast<std::size_t>(count), m.type, m.peer, m.comm->context(), tag,
-                      mode_of(name), WaitSite{name, dest, tag});
+                      mode, WaitSite{name, dest, tag});
   });
 }
 
-int nonblocking_send(const char* name, const void* buf, int count, PURE_Datatype datatype,
-                     int dest, int tag, PURE_Comm comm, PURE_Request* request, bool buffered) {
+int nonblocking_send(const char* name, SendMode mode, const void* buf, int count,
+                     PURE_Datatype datatype, int dest, int tag, PURE_Comm comm,
+                     PURE_Request* request) {
   return call(name, [&](Call& c) {
     if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
     Message m = check_send(c, buf, count, datatype, dest, tag, comm);
@@ -91,14 +86,14 @@ int nonblocking_send(const char* name, const void* buf, int count, PURE_Datatype
       *request = completed_send_request();
       return;
     }
-    if (buffered) {
+    if (mode == SendMode::buffered) {
       // The user's request completes at once: the data is in our buffer.
       buffered_send(c, buf, count, m, tag);
       *request = completed_send_request();
       return;
     }
     *request = c.rank.p2p().isend(buf, static_cast<std::size_t>(count), m.type, m.peer,
-                                  m.comm->context(), tag, mode_of(name), m.comm);
+                                  m.comm->context(), tag, mode, m.comm);
   });
 }
 
@@ -142,19 +137,19 @@ extern "C" {
 
 int pure_send(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
               PURE_Comm comm) {
-  return blocking_send("pure_send", buf, count, datatype, dest, tag, comm);
+  return blocking_send("pure_send", SendMode::standard, buf, count, datatype, dest, tag, comm);
 }
 int pure_send_msg(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
                   PURE_Comm comm) {
-  return blocking_send("pure_send_msg", buf, count, datatype, dest, tag, comm);
+  return blocking_send("pure_send_msg", SendMode::standard, buf, count, datatype, dest, tag, comm);
 }
 int pure_ssend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
                PURE_Comm comm) {
-  return blocking_send("pure_ssend", buf, count, datatype, dest, tag, comm);
+  return blocking_send("pure_ssend", SendMode::synchronous, buf, count, datatype, dest, tag, comm);
 }
 int pure_rsend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
                PURE_Comm comm) {
-  return blocking_send("pure_rsend", buf, count, datatype, dest, tag, comm);
+  return blocking_send("pure_rsend", SendMode::ready, buf, count, datatype, dest, tag, comm);
 }
 
 int pure_bsend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
@@ -183,19 +178,23 @@ int pure_buffer_detach(void* buffer_addr, int* size) {
 
 int pure_isend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
                PURE_Comm comm, PURE_Request* request) {
-  return nonblocking_send("pure_isend", buf, count, datatype, dest, tag, comm, request, false);
+  return nonblocking_send("pure_isend", SendMode::standard, buf, count, datatype, dest, tag, comm,
+                          request);
 }
 int pure_issend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
                 PURE_Comm comm, PURE_Request* request) {
-  return nonblocking_send("pure_issend", buf, count, datatype, dest, tag, comm, request, false);
+  return nonblocking_send("pure_issend", SendMode::synchronous, buf, count, datatype, dest, tag, comm,
+                          request);
 }
 int pure_irsend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
                 PURE_Comm comm, PURE_Request* request) {
-  return nonblocking_send("pure_irsend", buf, count, datatype, dest, tag, comm, request, false);
+  return nonblocking_send("pure_irsend", SendMode::ready, buf, count, datatype, dest, tag, comm,
+                          request);
 }
 int pure_ibsend(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
                 PURE_Comm comm, PURE_Request* request) {
-  return nonblocking_send("pure_ibsend", buf, count, datatype, dest, tag, comm, request, true);
+  return nonblocking_send("pure_ibsend", SendMode::buffered, buf, count, datatype, dest, tag, comm,
+                          request);
 }
 
 int pure_recv(void* buf, int count, PURE_Datatype datatype, int source, int tag, PURE_Comm comm,

@@ -93,6 +93,7 @@ class Endpoint {
   void push_queued();
 
   bool match(Request* r);              // tries to complete a posted receive
+  bool spin_for_next(Request* r);      // fast path of a lone blocking receive
   bool match_queue(Request* r, int sender);
   void deliver_eager(Request* r, int sender, int tag, const void* payload, std::size_t bytes);
   void deliver_rendezvous(Request* r, int sender, int tag, RendezvousDescriptor* d);
