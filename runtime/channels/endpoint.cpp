@@ -60,33 +60,33 @@ EagerQueue& Endpoint::out_queue(int dest) {
 
 // ---------------------------------------------------------------- send side
 
-bool Endpoint::push_eager(const void* buf, std::size_t count, const Datatype& type,
-                          std::size_t bytes, int dest, int context, int tag) {
+// Claims the next slot towards `dest`, writes the envelope and lets
+// `fill(payload)` write the payload, publishes and wakes the receiver.
+// Returns false, writing nothing, when the queue is full.
+template <class Fill>
+bool Endpoint::push(int dest, int context, int tag, SlotKind kind, std::size_t bytes, Fill&& fill) {
   EagerQueue& q = out_queue(dest);
   SlotHeader* s = q.try_claim();
   if (!s) return false;
   s->context = context;
   s->tag = tag;
-  s->kind = SlotKind::eager;
+  s->kind = kind;
   s->bytes = bytes;
-  copy_out(EagerQueue::payload(s), buf, count, type, bytes);
+  fill(EagerQueue::payload(s));
   q.publish(s);
   process_.rank(dest).parker().notify();
   return true;
 }
 
+bool Endpoint::push_eager(const void* buf, std::size_t count, const Datatype& type,
+                          std::size_t bytes, int dest, int context, int tag) {
+  return push(dest, context, tag, SlotKind::eager, bytes,
+              [&](void* payload) { copy_out(payload, buf, count, type, bytes); });
+}
+
 bool Endpoint::push_announcement(RendezvousDescriptor* d, int dest, int context, int tag) {
-  EagerQueue& q = out_queue(dest);
-  SlotHeader* s = q.try_claim();
-  if (!s) return false;
-  s->context = context;
-  s->tag = tag;
-  s->kind = SlotKind::rendezvous;
-  s->bytes = d->bytes;
-  std::memcpy(EagerQueue::payload(s), &d, sizeof d);
-  q.publish(s);
-  process_.rank(dest).parker().notify();
-  return true;
+  return push(dest, context, tag, SlotKind::rendezvous, d->bytes,
+              [&](void* payload) { std::memcpy(payload, &d, sizeof d); });
 }
 
 void Endpoint::prepare_descriptor(RendezvousDescriptor* d, const void* buf, std::size_t count,

@@ -84,6 +84,8 @@ class Endpoint {
 
   EagerQueue& out_queue(int dest);
   bool try_push(Request* r);                // queued send -> queue; true when pushed
+  template <class Fill>
+  bool push(int dest, int context, int tag, SlotKind kind, std::size_t bytes, Fill&& fill);
   bool push_eager(const void* buf, std::size_t count, const Datatype& type, std::size_t bytes,
                   int dest, int context, int tag);
   bool push_announcement(RendezvousDescriptor* d, int dest, int context, int tag);
