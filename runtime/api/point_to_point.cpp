@@ -300,7 +300,11 @@ int pure_test(PURE_Request* request, int* flag, PURE_Status* status) {
     }
     Request* r = req(*request);
     c.errors = r->comm;
-    c.rank.progress(false);
+    // A program may poll with test (or iprobe) and never block, so every
+    // poll must also drain full incoming queues (progress(true)): otherwise a
+    // sender stuck on a queue full of messages we have not asked for yet
+    // never gets to send the one we poll for (MPI's progress rule).
+    c.rank.progress(true);
     *flag = c.rank.p2p().test(r);
     if (!*flag) return;
     std::string why;
@@ -404,7 +408,7 @@ int pure_testall(int count, PURE_Request requests[], int* flag, PURE_Status stat
     check_array(count, requests);
     if (!flag) fail(PURE_ERR_ARG, "null flag pointer");
     c.errors = comm_of_first(count, requests);
-    c.rank.progress(false);
+    c.rank.progress(true);
     *flag = all_done(c.rank.p2p(), count, requests);
     if (*flag) finish_all(c.rank, count, requests, statuses);
   });
@@ -433,7 +437,7 @@ int pure_testany(int count, PURE_Request requests[], int* index, int* flag, PURE
     check_array(count, requests);
     if (!index || !flag) fail(PURE_ERR_ARG, "null index or flag pointer");
     c.errors = comm_of_first(count, requests);
-    c.rank.progress(false);
+    c.rank.progress(true);
     int i = any_done(c.rank.p2p(), count, requests);
     *index = i == -1 ? PURE_UNDEFINED : i;
     *flag = i != -1;
@@ -463,7 +467,7 @@ int pure_testsome(int incount, PURE_Request requests[], int* outcount, int indic
     check_array(incount, requests);
     if (!outcount || (incount > 0 && !indices)) fail(PURE_ERR_ARG, "null outcount or indices");
     c.errors = comm_of_first(incount, requests);
-    c.rank.progress(false);
+    c.rank.progress(true);
     finish_some(c.rank, incount, requests, outcount, indices, statuses);
   });
 }
@@ -510,6 +514,7 @@ int pure_iprobe(int source, int tag, PURE_Comm comm, int* flag, PURE_Status* sta
       *flag = 1;
       return proc_null_status(status);
     }
+    c.rank.progress(true);  // drain full queues, as pure_test does
     *flag = c.rank.p2p().iprobe(peer, cm.context(), tag, &cm, status);
   });
 }

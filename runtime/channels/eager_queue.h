@@ -96,8 +96,12 @@ class EagerQueue {
   }
   // True when the producer cannot publish: every slot holds a message that is
   // unconsumed or consumed but not yet released.
+  // head_ is published and unreleased, so the producer can be at most at
+  // head_ + slots_ (the slot of head_, not free): it is there exactly when
+  // position head_ + slots_ - 1 was published, whether or not that message
+  // has since been consumed (or even released) out of order.
   bool full() const {
-    return slot(head_ + slots_ - 1)->seq.load(std::memory_order_acquire) == head_ + slots_;
+    return slot(head_ + slots_ - 1)->seq.load(std::memory_order_acquire) != head_ + slots_ - 1;
   }
 
   static void* payload(SlotHeader* s) { return reinterpret_cast<char*>(s) + sizeof(SlotHeader); }

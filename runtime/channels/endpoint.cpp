@@ -149,7 +149,7 @@ void Endpoint::send(const void* buf, std::size_t count, const TypeRef& type, int
   }
   self_.wait_until(
       [&] {
-        help_rendezvous(d);
+        help_rendezvous(d, false);
         return d->released.load(std::memory_order_acquire);
       },
       site);
@@ -184,10 +184,14 @@ Request* Endpoint::isend(const void* buf, std::size_t count, const TypeRef& type
   return r;
 }
 
-void Endpoint::help_rendezvous(RendezvousDescriptor* d) {
+void Endpoint::help_rendezvous(RendezvousDescriptor* d, bool receiver) {
   // Acquire pairs with the receiver's release of `matched`: dst, counts and
   // the chunking are visible before we copy.
   if (!d->matched.load(std::memory_order_acquire)) return;
+  // A one-chunk copy is the receiver's alone: were the sender to claim it,
+  // the receiver would sit waiting for another core's copy and then for the
+  // cache lines that copy wrote.
+  if (!receiver && d->chunks < 2) return;
   for (;;) {
     std::size_t c = d->next_chunk.fetch_add(1, std::memory_order_relaxed);
     if (c >= d->chunks) return;
@@ -235,11 +239,11 @@ void Endpoint::deliver_rendezvous(Request* r, int sender, int tag, RendezvousDes
   d->matched.store(true, std::memory_order_release);
   // A parked sender can help copy only if it has a core to do it on.
   if (d->chunks > 1 && !process_.oversubscribed()) process_.rank(d->sender).parker().notify();
-  help_rendezvous(d);
+  help_rendezvous(d, true);
   // The sender may be in the middle of its last chunk: it is running, not
-  // blocked, so a short spin-then-yield suffices.
+  // blocked (unless preempted, hence the yield), so this wait is short.
   for (unsigned n = 0; d->chunks_done.load(std::memory_order_acquire) < d->chunks; ++n) {
-    if (n < 256) cpu_relax();
+    if (n < 4096) cpu_relax();
     else sched_yield();
   }
   complete_recv(r, sender, tag, d->bytes, capacity);
@@ -259,23 +263,26 @@ bool Endpoint::match_queue(Request* r, int sender) {
     SlotHeader* h = q->peek(pos, &end);
     if (end) break;
     if (!h || !matches(r, sender, h->context, h->tag)) continue;
-    // The sender waits for room only when the queue is full; consume()
-    // says when releasing slots made some, and then we wake it.
-    bool made_room;
-    if (h->kind == SlotKind::eager) {
-      deliver_eager(r, sender, h->tag, EagerQueue::payload(h), h->bytes);
-      made_room = q->consume(pos);
-    } else {
-      RendezvousDescriptor* d;
-      std::memcpy(&d, EagerQueue::payload(h), sizeof d);
-      const int tag = h->tag;
-      made_room = q->consume(pos);
-      deliver_rendezvous(r, sender, tag, d);
-    }
-    if (made_room) process_.rank(sender).parker().notify();
+    if (take(r, q, pos, h, sender)) process_.rank(sender).parker().notify();
     return true;
   }
   return false;
+}
+
+// Delivers the message at `pos` of `q` into `r` and consumes it. The sender
+// waits for room only when the queue is full; the result says when
+// consuming made some, and then the caller wakes it.
+bool Endpoint::take(Request* r, EagerQueue* q, std::uint64_t pos, SlotHeader* h, int sender) {
+  if (h->kind == SlotKind::eager) {
+    deliver_eager(r, sender, h->tag, EagerQueue::payload(h), h->bytes);
+    return q->consume(pos);
+  }
+  RendezvousDescriptor* d;
+  std::memcpy(&d, EagerQueue::payload(h), sizeof d);
+  const int tag = h->tag;
+  const bool made_room = q->consume(pos);
+  deliver_rendezvous(r, sender, tag, d);
+  return made_room;
 }
 
 bool Endpoint::match(Request* r) {
@@ -325,17 +332,77 @@ void Endpoint::drain_full_queues() {
   }
 }
 
+// The earliest posted receive that a message from `sender` matches.
+std::size_t Endpoint::first_posted(int sender, int context, int tag) const {
+  std::size_t i = 0;
+  while (i < posted_.size() && !matches(posted_[i], sender, context, tag)) ++i;
+  return i;
+}
+
+void Endpoint::retire_posted(std::size_t i) {
+  Request* r = posted_[i];
+  posted_.erase(posted_.begin() + static_cast<std::ptrdiff_t>(i));
+  if (r->user_freed) self_.free_request(r);
+}
+
+// Several posted receives. Matching walks the messages, not the receives:
+// each message, taken per sender in arrival order, goes to the earliest
+// posted receive it matches. Walking the receives instead would let a later
+// receive take a message that arrived just after an earlier, equally
+// matching receive had looked at that sender's queue.
+void Endpoint::match_posted() {
+  // The unexpected list first: from each sender it holds older messages than
+  // the sender's queue.
+  for (auto it = unexpected_.begin(); it != unexpected_.end() && !posted_.empty();) {
+    std::size_t i = first_posted(it->sender, it->context, it->tag);
+    if (i == posted_.size()) {
+      ++it;
+      continue;
+    }
+    Request* r = posted_[i];
+    if (it->kind == SlotKind::eager)
+      deliver_eager(r, it->sender, it->tag, it->data.get(), it->bytes);
+    else
+      deliver_rendezvous(r, it->sender, it->tag, it->descriptor);
+    it = unexpected_.erase(it);
+    retire_posted(i);
+  }
+  bool any_source = false;
+  for (const Request* r : posted_) any_source |= r->peer < 0;
+  for (int s = 0; s < process_.size() && !posted_.empty(); ++s) {
+    if (!any_source && first_posted_from(s) == posted_.size()) continue;
+    EagerQueue* q = process_.queue_for_receiver(s, me_);
+    if (!q) continue;
+    const std::uint64_t start = q->head();
+    bool made_room = false;
+    for (std::uint64_t pos = start; pos < start + q->capacity() && !posted_.empty(); ++pos) {
+      bool end = false;
+      SlotHeader* h = q->peek(pos, &end);
+      if (end) break;
+      if (!h) continue;
+      std::size_t i = first_posted(s, h->context, h->tag);
+      if (i == posted_.size()) continue;
+      made_room |= take(posted_[i], q, pos, h, s);
+      retire_posted(i);
+    }
+    if (made_room) process_.rank(s).parker().notify();
+  }
+}
+
+std::size_t Endpoint::first_posted_from(int sender) const {
+  std::size_t i = 0;
+  while (i < posted_.size() && posted_[i]->peer != sender) ++i;
+  return i;
+}
+
 void Endpoint::progress(bool stuck) {
   if (queued_total_ != 0) push_queued();
   if (stuck) drain_full_queues();
-  for (size_t i = 0; i < posted_.size();) {
-    Request* r = posted_[i];
-    if (!match(r)) {
-      ++i;
-      continue;
-    }
-    posted_.erase(posted_.begin() + static_cast<std::ptrdiff_t>(i));
-    if (r->user_freed) self_.free_request(r);
+  if (posted_.size() == 1) {
+    // One receive cannot be overtaken: the direct search is the same match.
+    if (match(posted_[0])) retire_posted(0);
+  } else if (!posted_.empty()) {
+    match_posted();
   }
   if (!detached_.empty()) {
     for (size_t i = 0; i < detached_.size();) {
@@ -472,7 +539,7 @@ bool Endpoint::test(Request* r) {
   if (r->complete) return true;
   if (r->kind == Request::Kind::recv || r->queued) return false;
   if (r->rendezvous) {
-    help_rendezvous(&r->rendezvous_desc);
+    help_rendezvous(&r->rendezvous_desc, false);
     if (r->rendezvous_desc.released.load(std::memory_order_acquire)) r->complete = true;
   }
   return r->complete;

@@ -97,6 +97,11 @@ class Endpoint {
   bool match(Request* r);              // tries to complete a posted receive
   bool spin_for_next(Request* r);      // fast path of a lone blocking receive
   bool match_queue(Request* r, int sender);
+  bool take(Request* r, EagerQueue* q, std::uint64_t pos, SlotHeader* h, int sender);
+  void match_posted();                 // matches several posted receives in order
+  std::size_t first_posted(int sender, int context, int tag) const;
+  std::size_t first_posted_from(int sender) const;
+  void retire_posted(std::size_t i);
   void deliver_eager(Request* r, int sender, int tag, const void* payload, std::size_t bytes);
   void deliver_rendezvous(Request* r, int sender, int tag, RendezvousDescriptor* d);
   void complete_recv(Request* r, int sender, int tag, std::size_t bytes, std::size_t capacity);
@@ -105,7 +110,7 @@ class Endpoint {
     return context == r->context && (r->peer < 0 || r->peer == sender) &&
            (r->tag == PURE_ANY_TAG || r->tag == tag);
   }
-  void help_rendezvous(RendezvousDescriptor* d);
+  void help_rendezvous(RendezvousDescriptor* d, bool receiver);
   void fill_probe_status(PURE_Status* status, const Comm* comm, int sender, int tag,
                          std::size_t bytes) const;
 
