@@ -6,6 +6,8 @@
 // communicator's: messages carry the context and matching compares it.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,8 @@
 #include "pure/pure.h"
 
 namespace pure {
+
+class Dropbox;
 
 class Comm {
  public:
@@ -39,6 +43,15 @@ class Comm {
                : -1;
   }
   const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  const std::vector<int>& members() const { return members_; }
+
+  // Collective state shared by every member (collectives/dropbox.h), and
+  // this rank's count of collective rounds on it: members run the same
+  // sequence of collectives, so their counts agree round by round.
+  Dropbox& dropbox() const { return *dropbox_; }
+  void set_dropbox(std::shared_ptr<Dropbox> box) { dropbox_ = std::move(box); }
+  std::uint64_t next_round() { return ++rounds_; }
 
   PURE_Errhandler errhandler() const { return errhandler_; }
   void set_errhandler(PURE_Errhandler h) { errhandler_ = h; }
@@ -49,6 +62,8 @@ class Comm {
   std::vector<int> members_;
   std::vector<int> index_to_rank_;
   std::string name_;
+  std::shared_ptr<Dropbox> dropbox_;
+  std::uint64_t rounds_ = 0;
   PURE_Errhandler errhandler_ = PURE_ERRORS_ARE_FATAL;
 };
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "collectives/dropbox.h"
 #include "error.h"
 #include "rank.h"
 #include "topology.h"
@@ -17,6 +18,7 @@ Process::Process(const Config& config, int ranks)
       size_(ranks),
       // More ranks than cores in our cpuset means they must share cores.
       oversubscribed_(ranks > Topology::get().cores()),
+      world_dropbox_(std::make_shared<Dropbox>(ranks)),
       queues_(new std::atomic<EagerQueue*>[static_cast<size_t>(ranks) * static_cast<size_t>(ranks)]),
       queue_storage_(static_cast<size_t>(ranks) * static_cast<size_t>(ranks)) {
   for (size_t i = 0; i < static_cast<size_t>(ranks) * static_cast<size_t>(ranks); ++i)

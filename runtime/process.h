@@ -18,6 +18,7 @@
 namespace pure {
 
 class Rank;
+class Dropbox;
 
 class Process {
  public:
@@ -53,6 +54,9 @@ class Process {
   void set_steal_hook(StealHook hook) { steal_hook_ = hook; }
   StealHook steal_hook() const { return steal_hook_; }
 
+  // The collective state every rank's PURE_COMM_WORLD shares.
+  const std::shared_ptr<Dropbox>& world_dropbox() const { return world_dropbox_; }
+
   // Process-wide fresh context ids for new communicators.
   int next_context() { return next_context_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -67,6 +71,7 @@ class Process {
   Config config_;
   const int size_;  // fixed before any Rank is built: ranks size their tables by it
   bool oversubscribed_;
+  std::shared_ptr<Dropbox> world_dropbox_;
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::unique_ptr<std::atomic<EagerQueue*>[]> queues_;
   std::vector<std::unique_ptr<EagerQueue>> queue_storage_;  // per (from,to) slot

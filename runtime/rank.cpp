@@ -1,5 +1,7 @@
 #include "rank.h"
 
+#include "collectives/dropbox.h"
+#include "collectives/rank_state.h"
 #include "process.h"
 
 namespace pure {
@@ -20,19 +22,26 @@ Rank::Rank(Process& process, int index)
     : process_(process), index_(index), policy_(process.backoff()) {
   std::vector<int> world(static_cast<size_t>(process.size()));
   for (int i = 0; i < process.size(); ++i) world[static_cast<size_t>(i)] = i;
-  comms_.resize(3);
-  comms_[1] = std::make_unique<Comm>(0, std::move(world), index, "PURE_COMM_WORLD");
-  comms_[2] = std::make_unique<Comm>(1, std::vector<int>{index}, index, "PURE_COMM_SELF");
+  auto world_comm = std::make_unique<Comm>(0, std::move(world), index, "PURE_COMM_WORLD");
+  world_comm->set_dropbox(process.world_dropbox());
+  auto self_comm = std::make_unique<Comm>(1, std::vector<int>{index}, index, "PURE_COMM_SELF");
+  self_comm->set_dropbox(std::make_shared<Dropbox>(1));
+  comms_.set(PURE_COMM_WORLD & 0xFFFF, std::move(world_comm));
+  comms_.set(PURE_COMM_SELF & 0xFFFF, std::move(self_comm));
+  collectives_ = std::make_unique<RankCollectives>();
   endpoint_ = std::make_unique<Endpoint>(*this, process);
 }
 
 Rank::~Rank() = default;
 
 Comm* Rank::comm(PURE_Comm handle) {
-  if ((handle & kHandleKindMask) != PURE_HANDLE_KIND_COMM) return nullptr;
-  size_t i = static_cast<size_t>(handle & kHandleIndexMask);
-  return i < comms_.size() ? comms_[i].get() : nullptr;
+  std::unique_ptr<Comm>* c = comms_.find(handle);
+  return c ? c->get() : nullptr;
 }
+
+PURE_Comm Rank::add_comm(std::unique_ptr<Comm> comm) { return comms_.add(std::move(comm)); }
+
+void Rank::free_comm(PURE_Comm handle) { comms_.remove(handle); }
 
 const Datatype* Rank::type(PURE_Datatype handle) {
   if ((handle & kHandleKindMask) != PURE_HANDLE_KIND_DATATYPE) return nullptr;
@@ -121,15 +130,6 @@ void Rank::leave_wait() {
   in_wait.store(false, std::memory_order_relaxed);
   // Only this thread writes the counter: a plain increment, no locked RMW.
   waits_done.store(waits_done.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-}
-
-void Rank::park_once(const BackoffPolicy& policy, bool (*recheck)(void*), void* ctx) {
-  std::uint32_t token = parker_.prepare();
-  if (recheck(ctx)) {
-    parker_.cancel();
-    return;
-  }
-  parker_.park(token, policy.park_timeout_ns);
 }
 
 }  // namespace pure

@@ -10,6 +10,7 @@
 
 #include "channels/bsend_buffer.h"
 #include "channels/endpoint.h"
+#include "collectives/handle_table.h"
 #include "comm.h"
 #include "datatype.h"
 #include "error.h"
@@ -19,6 +20,7 @@
 namespace pure {
 
 class Process;
+class RankCollectives;
 
 class Rank {
  public:
@@ -46,6 +48,12 @@ class Rank {
 
   // ---- handle tables ----
   Comm* comm(PURE_Comm handle);  // nullptr when invalid or freed
+  PURE_Comm add_comm(std::unique_ptr<Comm> comm);
+  void free_comm(PURE_Comm handle);
+  // True when `handle` named a communicator of this rank that was freed.
+  bool comm_freed(PURE_Comm handle) { return comms_.freed(handle); }
+  // Groups, user ops and collective scratch (collectives/rank_state.h).
+  RankCollectives& collectives() { return *collectives_; }
   // The datatype behind a handle, or nullptr when invalid or freed.
   const Datatype* type(PURE_Datatype handle);
   TypeRef type_ref(PURE_Datatype handle);
@@ -80,14 +88,15 @@ class Rank {
   void leave_wait();
   bool aborted() const;
   bool steal();
-  void park_once(const BackoffPolicy& policy, bool (*recheck)(void*), void* ctx);
+  static constexpr std::uint32_t kDrainAfterRounds = 128;
 
   Process& process_;
   const int index_;
   Parker parker_;
   State state_ = State::created;
   int thread_level_ = PURE_THREAD_SINGLE;
-  std::vector<std::unique_ptr<Comm>> comms_;
+  HandleTable<std::unique_ptr<Comm>> comms_{PURE_HANDLE_KIND_COMM, 3};  // 1 world, 2 self
+  std::unique_ptr<RankCollectives> collectives_;
   std::vector<std::shared_ptr<Datatype>> types_;  // derived types; index = low bits - 256
   std::unique_ptr<Endpoint> endpoint_;
   BsendBuffer bsend_buffer_;
@@ -101,9 +110,13 @@ void Rank::wait_until(Done&& done, const WaitSite& site) {
   std::uint32_t round = 0;
   bool entered = false;
   for (;;) {
-    progress(round > policy_.spin_rounds / 2);
-    if (done()) break;
+    // Abort first: once the job is ending, a peer's buffers may be unwinding
+    // and progress() must not copy from or into them.
     if (aborted()) throw JobAborted{};
+    // A full incoming queue blocks its sender; after a short while we drain
+    // it into the unexpected list so that the sender can go on.
+    progress(round >= kDrainAfterRounds);
+    if (done()) break;
     if (!entered) {
       enter_wait(site);
       entered = true;
@@ -121,13 +134,20 @@ void Rank::wait_until(Done&& done, const WaitSite& site) {
     } else if (round < policy_.spin_rounds + policy_.yield_rounds) {
       sched_yield();
     } else {
-      auto recheck = [](void* ctx) {
-        auto* self = static_cast<std::pair<Rank*, Done*>*>(ctx);
-        self->first->progress(true);
-        return (*self->second)() || self->first->aborted();
-      };
-      std::pair<Rank*, Done*> ctx{this, &done};
-      park_once(policy_, recheck, &ctx);
+      // Announce, re-check, sleep: a notify() between the re-check and the
+      // sleep is not lost (parker.h). done() may act (a send that finds
+      // room pushes its message), so its answer is used, never re-asked.
+      std::uint32_t token = parker_.prepare();
+      progress(true);
+      if (done()) {
+        parker_.cancel();
+        break;
+      }
+      if (aborted()) {
+        parker_.cancel();
+        throw JobAborted{};
+      }
+      parker_.park(token, policy_.park_timeout_ns);
     }
     ++round;
   }

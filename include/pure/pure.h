@@ -60,6 +60,26 @@ typedef struct pure_request_s* PURE_Request;
 
 #define PURE_REQUEST_NULL ((PURE_Request)0)
 
+/* Predefined reduction operations; user ops (pure_op_create) get indices
+ * from 64 upwards. */
+#define PURE_OP_NULL ((PURE_Op)0)
+#define PURE_MAX ((PURE_Op)(PURE_HANDLE_KIND_OP | 1))
+#define PURE_MIN ((PURE_Op)(PURE_HANDLE_KIND_OP | 2))
+#define PURE_SUM ((PURE_Op)(PURE_HANDLE_KIND_OP | 3))
+#define PURE_PROD ((PURE_Op)(PURE_HANDLE_KIND_OP | 4))
+#define PURE_LAND ((PURE_Op)(PURE_HANDLE_KIND_OP | 5))
+#define PURE_BAND ((PURE_Op)(PURE_HANDLE_KIND_OP | 6))
+#define PURE_LOR ((PURE_Op)(PURE_HANDLE_KIND_OP | 7))
+#define PURE_BOR ((PURE_Op)(PURE_HANDLE_KIND_OP | 8))
+#define PURE_LXOR ((PURE_Op)(PURE_HANDLE_KIND_OP | 9))
+#define PURE_BXOR ((PURE_Op)(PURE_HANDLE_KIND_OP | 10))
+#define PURE_MINLOC ((PURE_Op)(PURE_HANDLE_KIND_OP | 11))
+#define PURE_MAXLOC ((PURE_Op)(PURE_HANDLE_KIND_OP | 12))
+
+/* A user reduction: inoutvec[i] = invec[i] op inoutvec[i] for i < *len. */
+typedef void PURE_User_function(void* invec, void* inoutvec, int* len,
+                                PURE_Datatype* datatype);
+
 /* Predefined datatypes. The low bits index the runtime's table of basic
  * types; derived types created at run time get indices from 256 upwards. */
 #define PURE_DATATYPE_NULL ((PURE_Datatype)0)
@@ -113,6 +133,7 @@ typedef struct pure_request_s* PURE_Request;
 #define PURE_ANY_TAG (-1)
 #define PURE_UNDEFINED (-32766)
 #define PURE_IN_PLACE ((void*)1)
+#define PURE_MAX_OBJECT_NAME 128
 
 /* attributes for pure_comm_get_attr */
 #define PURE_TAG_UB 1
@@ -195,9 +216,66 @@ int pure_comm_get_errhandler(PURE_Comm comm, PURE_Errhandler* errhandler);
 int pure_comm_get_attr(PURE_Comm comm, int keyval, void* attribute_val, int* flag);
 int pure_get_address(const void* location, PURE_Aint* address);
 
-/* ---- communicators (the basics; splitting comes with the collectives) ---- */
+/* ---- communicators and groups ---------------------------------------------- */
 int pure_comm_rank(PURE_Comm comm, int* rank);
 int pure_comm_size(PURE_Comm comm, int* size);
+int pure_comm_dup(PURE_Comm comm, PURE_Comm* newcomm);
+int pure_comm_split(PURE_Comm comm, int color, int key, PURE_Comm* newcomm);
+int pure_comm_create(PURE_Comm comm, PURE_Group group, PURE_Comm* newcomm);
+int pure_comm_free(PURE_Comm* comm);
+int pure_comm_compare(PURE_Comm comm1, PURE_Comm comm2, int* result);
+int pure_comm_group(PURE_Comm comm, PURE_Group* group);
+int pure_comm_set_name(PURE_Comm comm, const char* comm_name);
+int pure_comm_get_name(PURE_Comm comm, char* comm_name, int* resultlen);
+int pure_group_size(PURE_Group group, int* size);
+int pure_group_rank(PURE_Group group, int* rank);
+int pure_group_incl(PURE_Group group, int n, const int ranks[], PURE_Group* newgroup);
+int pure_group_excl(PURE_Group group, int n, const int ranks[], PURE_Group* newgroup);
+int pure_group_translate_ranks(PURE_Group group1, int n, const int ranks1[], PURE_Group group2,
+                               int ranks2[]);
+int pure_group_compare(PURE_Group group1, PURE_Group group2, int* result);
+int pure_group_free(PURE_Group* group);
+
+/* ---- collectives ------------------------------------------------------------ */
+int pure_op_create(PURE_User_function* user_fn, int commute, PURE_Op* op);
+int pure_op_free(PURE_Op* op);
+int pure_op_commutative(PURE_Op op, int* commute);
+int pure_reduce_local(const void* inbuf, void* inoutbuf, int count, PURE_Datatype datatype,
+                      PURE_Op op);
+int pure_barrier(PURE_Comm comm);
+int pure_bcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_Comm comm);
+int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype, PURE_Op op,
+                int root, PURE_Comm comm);
+int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
+                   PURE_Op op, PURE_Comm comm);
+int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm);
+int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                 const int recvcounts[], const int displs[], PURE_Datatype recvtype, int root,
+                 PURE_Comm comm);
+int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                 int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm);
+int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                  PURE_Datatype sendtype, void* recvbuf, int recvcount, PURE_Datatype recvtype,
+                  int root, PURE_Comm comm);
+int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                   int recvcount, PURE_Datatype recvtype, PURE_Comm comm);
+int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                    const int recvcounts[], const int displs[], PURE_Datatype recvtype,
+                    PURE_Comm comm);
+int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                  int recvcount, PURE_Datatype recvtype, PURE_Comm comm);
+int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                   const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm);
+int pure_scan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype, PURE_Op op,
+              PURE_Comm comm);
+int pure_exscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
+                PURE_Op op, PURE_Comm comm);
+int pure_reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                              PURE_Datatype datatype, PURE_Op op, PURE_Comm comm);
+int pure_reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                        PURE_Datatype datatype, PURE_Op op, PURE_Comm comm);
 
 /* ---- point-to-point ------------------------------------------------------------ */
 int pure_send(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,

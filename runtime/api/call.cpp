@@ -29,6 +29,8 @@ int outside_rank(const char* call) {
 Comm& comm_arg(Call& c, PURE_Comm handle) {
   if (handle == PURE_COMM_NULL) fail(PURE_ERR_COMM, "PURE_COMM_NULL is not a valid communicator");
   Comm* comm = c.rank.comm(handle);
+  if (!comm && c.rank.comm_freed(handle))
+    fail(PURE_ERR_COMM, "communicator handle 0x%x was freed", static_cast<unsigned>(handle));
   if (!comm) fail(PURE_ERR_COMM, "invalid communicator handle 0x%x", static_cast<unsigned>(handle));
   c.errors = comm;
   return *comm;

@@ -1,0 +1,59 @@
+// The collectives inside one process, on any communicator, built on the
+// communicator's Dropbox. Arguments are already validated by the flat API
+// (runtime/api/collectives.cpp); what only shows when the members' arguments
+// meet (counts that differ between ranks) is checked here and reported as an
+// Error on every member. `call` names the flat-API function for wait reports.
+#pragma once
+
+#include <cstddef>
+
+#include "collectives/dropbox.h"
+#include "collectives/ops.h"
+#include "comm.h"
+#include "datatype.h"
+#include "rank.h"
+
+namespace pure::coll {
+
+struct ReduceArgs {
+  const char* call;
+  const void* send;  // nullptr: in place, the input is in recv
+  void* recv;
+  std::size_t count;
+  const Datatype* type;
+  PURE_Datatype handle;
+  OpRef op;
+};
+
+void barrier(Rank& rank, Comm& comm, const char* call);
+void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t count,
+           const Datatype& type, int root);
+
+// root < 0: allreduce.
+void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root);
+void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive);
+// a.count is the total (the sum of recvcounts).
+void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recvcounts);
+
+// Data movement; displacements count extents of the side's datatype.
+// `send` nullptr: in place (MPI_IN_PLACE at the root, or everywhere for the
+// all- variants); for scatterv in place means recv is nullptr at the root.
+void gatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+             const Datatype* stype, void* recv, const int* rcounts, const int* displs,
+             const Datatype* rtype, int root);
+void scatterv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+              const int* displs, const Datatype* stype, void* recv, std::size_t rcount,
+              const Datatype* rtype, int root);
+void allgatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+                const Datatype* stype, void* recv, const int* rcounts, const int* displs,
+                const Datatype* rtype);
+void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+               const int* sdispls, const Datatype* stype, void* recv, const int* rcounts,
+               const int* rdispls, const Datatype* rtype);
+
+// Communicator creation, collective over `comm`: members with the same
+// colour (>= 0) form a new communicator ordered by (key, rank in comm);
+// PURE_UNDEFINED gets none (context -1).
+NewComm split(Rank& rank, Comm& comm, const char* call, int color, int key);
+
+}  // namespace pure::coll

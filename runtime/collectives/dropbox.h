@@ -1,0 +1,112 @@
+// Dropbox: the Sequenced Per-Thread Dropbox (SPTD) of one communicator,
+// shared by its members (each member's Comm holds a shared_ptr).
+//
+// Every collective call is one or more *rounds*; each member counts its
+// rounds on the communicator (Comm::next_round), and since members run the
+// same collectives in the same order, round s means the same call everywhere.
+//
+// * Arrival lines: one cache line per member and per round parity. A member
+//   fills line[s & 1] (arguments, a small inline payload or pointers to its
+//   buffers) and then publishes it with a release store of s to its seq. Only
+//   that member ever writes its lines: no counter that every thread hammers.
+// * Release line (per parity) plus result buffers: written by the round's
+//   single writer (the leader, communicator rank 0, or the root of a bcast or
+//   reduce), published by a release store of s.
+//
+// Reuse rule (why two parities suffice). Every round ends, for every member,
+// with a wait that covers all arrivals of the round: the writer waits for
+// every member's arrival before it releases and everyone else waits for that
+// release; with two members each waits for the other's arrival; a root that
+// publishes pointers (scatter, large bcast) does so only after every
+// arrival, so waiting for the root's arrival covers them too. A
+// member reads others' lines and results of round s only before it arrives
+// at round s+1. Hence when anyone passes round s+1, everyone has finished
+// reading round s; so a member may overwrite its round-s line at round s+2,
+// and the writer of round s+2 may overwrite the release line and result
+// buffer of round s while combining, without waiting for the readers of its
+// own round (the double buffering lets it leave right after releasing).
+
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pure {
+
+class Datatype;
+class Dropbox;
+
+constexpr std::size_t kDropboxLine = 64;
+// Bytes of payload that travel inside an arrival or release line.
+constexpr std::size_t kPayloadBytes = 48;
+
+// Pointers a member publishes when its data is too big to travel inline.
+// The member keeps every pointee alive until the round that ends its call.
+struct Pointers {
+  const void* in;
+  void* out;
+  const Datatype* type;
+  const int* counts;
+  const int* displs;
+  std::int64_t count;
+};
+
+union Payload {
+  unsigned char data[kPayloadBytes];
+  Pointers p;
+};
+
+struct alignas(kDropboxLine) Line {
+  std::atomic<std::uint64_t> seq{0};
+  // Arrival: a value the writer compares across members (a count or a byte
+  // total). Release: 0, or the error class every member must report.
+  std::int64_t check = 0;
+  Payload payload{};
+};
+static_assert(sizeof(Line) == kDropboxLine, "a dropbox line is exactly one cache line");
+static_assert(alignof(Line) == kDropboxLine, "dropbox lines start on a cache line");
+static_assert(offsetof(Line, payload) % 16 == 0, "inline payload holds 16-byte types aligned");
+
+struct Slot {
+  Line line[2];  // by round parity
+};
+static_assert(sizeof(Slot) == 2 * kDropboxLine, "a slot is two cache lines");
+
+// What the leader hands each member when a communicator is created from this
+// one (split, dup, create).
+struct NewComm {
+  int context = -1;  // -1: the member gets PURE_COMM_NULL
+  std::shared_ptr<const std::vector<int>> members;  // rank indices, in new rank order
+  std::shared_ptr<Dropbox> dropbox;
+};
+
+class Dropbox {
+ public:
+  explicit Dropbox(int size) : size_(size), slots_(new Slot[static_cast<std::size_t>(size)]) {}
+  Dropbox(const Dropbox&) = delete;
+  Dropbox& operator=(const Dropbox&) = delete;
+
+  int size() const { return size_; }
+  Line& arrival(int member, std::uint64_t round) {
+    return slots_[static_cast<std::size_t>(member)].line[round & 1];
+  }
+  Line& release(std::uint64_t round) { return release_[round & 1]; }
+  // Written by the round's writer only (see the reuse rule above).
+  std::vector<unsigned char>& result(std::uint64_t round) { return result_[round & 1]; }
+  std::string& error(std::uint64_t round) { return error_[round & 1]; }
+  std::vector<NewComm>& created(std::uint64_t round) { return created_[round & 1]; }
+
+ private:
+  const int size_;
+  std::unique_ptr<Slot[]> slots_;
+  Line release_[2];
+  std::vector<unsigned char> result_[2];
+  std::string error_[2];
+  std::vector<NewComm> created_[2];
+};
+
+}  // namespace pure

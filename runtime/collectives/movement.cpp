@@ -1,0 +1,316 @@
+// Data movement: barrier, bcast, gather(v), scatter(v), allgather(v),
+// alltoall(v). Every member publishes pointers to its buffers and the readers
+// copy straight from one layout into the other (one copy, any datatypes);
+// a closing barrier round keeps the published buffers alive until every
+// reader is done. Small bcasts go through the root's release line or a
+// double-buffered result buffer so the root does not wait for its readers.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "collectives/collectives.h"
+#include "collectives/rank_state.h"
+#include "collectives/round.h"
+
+namespace pure::coll {
+
+namespace {
+
+const char* at(const void* base, long long displ, const Datatype& type) {
+  return static_cast<const char*>(base) + displ * type.extent();
+}
+char* at(void* base, long long displ, const Datatype& type) {
+  return static_cast<char*>(base) + displ * type.extent();
+}
+
+// Copies one member's block into another's; a size mismatch is recorded
+// (the first one wins) and only the bytes that fit both are copied, so a
+// wrong count never overruns a buffer.
+struct Mover {
+  std::string error;
+
+  void move(const void* src, std::size_t scount, const Datatype& stype, int from, void* dst,
+            std::size_t rcount, const Datatype& rtype, int to) {
+    const std::size_t sbytes = scount * stype.size();
+    const std::size_t rbytes = rcount * rtype.size();
+    if (sbytes != rbytes && error.empty()) {
+      error = "rank " + std::to_string(from) + " sends " + std::to_string(sbytes) +
+              " bytes but rank " + std::to_string(to) + " expects " + std::to_string(rbytes) +
+              " (send and receive counts and types must match)";
+    }
+    const std::size_t bytes = std::min(sbytes, rbytes);
+    if (bytes != 0) copy_range(src, scount, stype, dst, rcount, rtype, 0, bytes);
+  }
+  void report() const {
+    if (!error.empty()) fail(PURE_ERR_TRUNCATE, "%s", error.c_str());
+  }
+};
+
+}  // namespace
+
+void barrier(Rank& rank, Comm& comm, const char* call) {
+  if (comm.size() == 1) return;
+  Round r(rank, comm, call);
+  r.barrier();
+}
+
+void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t count,
+           const Datatype& type, int root) {
+  if (comm.size() == 1) return;
+  const std::size_t bytes = count * type.size();
+  Round r(rank, comm, call);
+  const bool is_root = r.me() == root;
+  Line& mine = r.mine();
+  mine.check = static_cast<std::int64_t>(bytes);
+  auto check_root = [&] {
+    if (r.of(root).check != mine.check)
+      fail(PURE_ERR_COUNT,
+           "bcast size mismatch: rank %d expects %lld bytes but root %d sends %lld (counts and "
+           "types must match)",
+           r.me(), static_cast<long long>(mine.check), root,
+           static_cast<long long>(r.of(root).check));
+  };
+
+  if (comm.size() == 2 && bytes <= kPayloadBytes) {
+    // Each reads the other's line: one cache-line transfer.
+    const int peer = 1 - r.me();
+    if (is_root) pack(buf, count, type, 0, mine.payload.data, bytes);
+    r.arrive(peer);
+    r.wait_arrival(peer, r.seq());
+    if (!is_root) {
+      check_root();
+      unpack(r.of(root).payload.data, bytes, buf, count, type, 0);
+    }
+    return;
+  }
+
+  if (bytes < kPartitionBytes) {
+    r.arrive(root);
+    if (is_root) {
+      // Every member arrived at this round, so every reader of the same
+      // parity's result (two rounds ago) is done; readers of this round are
+      // not waited for.
+      r.wait_all(r.seq());
+      void* dest = bytes <= kPayloadBytes ? static_cast<void*>(r.release_line().payload.data)
+                                         : nullptr;
+      if (!dest) {
+        std::vector<unsigned char>& result = r.box().result(r.seq());
+        result.resize(bytes);
+        dest = result.data();
+      }
+      pack(buf, count, type, 0, dest, bytes);
+      r.release();
+      return;
+    }
+    r.wait_release();
+    check_root();
+    const void* src = bytes <= kPayloadBytes
+                          ? static_cast<const void*>(r.release_line().payload.data)
+                          : static_cast<const void*>(r.box().result(r.seq()).data());
+    unpack(src, bytes, buf, count, type, 0);
+    return;
+  }
+
+  // Large: everyone copies straight from the root's buffer.
+  if (is_root) {
+    mine.payload.p.in = buf;
+    mine.payload.p.type = &type;
+    mine.payload.p.count = static_cast<std::int64_t>(count);
+  }
+  // The root publishes only once everyone has arrived, so a member that
+  // sees the root's arrival knows every member arrived (see dropbox.h).
+  if (is_root) {
+    r.wait_others(r.seq());
+    r.arrive(Round::kEveryone);
+  } else {
+    r.arrive(root);
+  }
+  bool ok = true;
+  if (!is_root) {
+    r.wait_arrival(root, r.seq());
+    const Pointers& from = r.of(root).payload.p;
+    ok = r.of(root).check == mine.check;
+    if (ok) copy_range(from.in, static_cast<std::size_t>(from.count), *from.type, buf, count, type,
+                       0, bytes);
+  }
+  r.next();
+  r.barrier();
+  if (!ok) {
+    fail(PURE_ERR_COUNT,
+         "bcast size mismatch: rank %d expects %zu bytes but the root %d sends a different "
+         "amount (counts and types must match)",
+         comm.rank(), bytes, root);
+  }
+}
+
+void gatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+             const Datatype* stype, void* recv, const int* rcounts, const int* displs,
+             const Datatype* rtype, int root) {
+  const int me = comm.rank();
+  Mover mover;
+  if (comm.size() == 1) {
+    if (send) mover.move(send, scount, *stype, me, at(recv, displs[me], *rtype),
+                         static_cast<std::size_t>(rcounts[me]), *rtype, me);
+    mover.report();
+    return;
+  }
+  Round r(rank, comm, call);
+  Line& mine = r.mine();
+  if (me != root) {
+    mine.payload.p.in = send;
+    mine.payload.p.type = stype;
+    mine.payload.p.count = static_cast<std::int64_t>(scount);
+    r.arrive(root);
+    r.wait_release();
+    return;
+  }
+  r.arrive(Round::kNobody);
+  for (int k = 0; k < r.size(); ++k) {
+    void* dst = at(recv, displs[k], *rtype);
+    const std::size_t rc = static_cast<std::size_t>(rcounts[k]);
+    if (k == me) {
+      if (send) mover.move(send, scount, *stype, k, dst, rc, *rtype, me);
+      continue;
+    }
+    r.wait_arrival(k, r.seq());
+    const Pointers& from = r.of(k).payload.p;
+    mover.move(from.in, static_cast<std::size_t>(from.count), *from.type, k, dst, rc, *rtype, me);
+  }
+  if (!mover.error.empty()) r.release_error(PURE_ERR_TRUNCATE, mover.error);
+  r.release();
+}
+
+void scatterv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+              const int* displs, const Datatype* stype, void* recv, std::size_t rcount,
+              const Datatype* rtype, int root) {
+  const int me = comm.rank();
+  Mover mover;
+  if (comm.size() == 1) {
+    if (recv) mover.move(at(send, displs[me], *stype), static_cast<std::size_t>(scounts[me]),
+                         *stype, me, recv, rcount, *rtype, me);
+    mover.report();
+    return;
+  }
+  Round r(rank, comm, call);
+  Line& mine = r.mine();
+  if (me == root) {
+    mine.payload.p = Pointers{send, nullptr, stype, scounts, displs, 0};
+    r.wait_others(r.seq());  // as in bcast: our arrival tells that everyone arrived
+    r.arrive(Round::kEveryone);
+    if (recv) mover.move(at(send, displs[me], *stype), static_cast<std::size_t>(scounts[me]),
+                         *stype, me, recv, rcount, *rtype, me);
+  } else {
+    r.arrive(root);
+    r.wait_arrival(root, r.seq());
+    const Pointers& from = r.of(root).payload.p;
+    mover.move(at(from.in, from.displs[me], *from.type), static_cast<std::size_t>(from.counts[me]),
+               *from.type, root, recv, rcount, *rtype, me);
+  }
+  r.next();
+  r.barrier();
+  mover.report();
+}
+
+void allgatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+                const Datatype* stype, void* recv, const int* rcounts, const int* displs,
+                const Datatype* rtype) {
+  const int me = comm.rank();
+  Mover mover;
+  if (comm.size() == 1) {
+    if (send) mover.move(send, scount, *stype, me, at(recv, displs[me], *rtype),
+                         static_cast<std::size_t>(rcounts[me]), *rtype, me);
+    mover.report();
+    return;
+  }
+  Round r(rank, comm, call);
+  Line& mine = r.mine();
+  if (send) {
+    mine.payload.p = Pointers{send, nullptr, stype, nullptr, nullptr,
+                              static_cast<std::int64_t>(scount)};
+  } else {  // in place: our block of the receive buffer is our contribution
+    mine.payload.p = Pointers{at(recv, displs[me], *rtype), nullptr, rtype, nullptr, nullptr,
+                              rcounts[me]};
+  }
+  r.arrive(me == 0 ? Round::kNobody : 0);
+  if (me == 0) {
+    r.wait_all(r.seq());
+    r.release();
+  } else {
+    r.wait_release();
+  }
+  for (int k = 0; k < r.size(); ++k) {
+    if (k == me && !send) continue;
+    const Pointers& from = r.of(k).payload.p;
+    mover.move(from.in, static_cast<std::size_t>(from.count), *from.type, k,
+               at(recv, displs[k], *rtype), static_cast<std::size_t>(rcounts[k]), *rtype, me);
+  }
+  r.next();
+  r.barrier();
+  mover.report();
+}
+
+void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+               const int* sdispls, const Datatype* stype, void* recv, const int* rcounts,
+               const int* rdispls, const Datatype* rtype) {
+  const int me = comm.rank();
+  const int n = comm.size();
+  Mover mover;
+  if (!send) {
+    // In place: others read our blocks while we overwrite them, so publish
+    // a copy with the receive layout.
+    std::ptrdiff_t lo = 0, hi = 0;
+    bool any = false;
+    for (int k = 0; k < n; ++k) {
+      if (rcounts[k] == 0) continue;
+      const std::ptrdiff_t b = rdispls[k] * rtype->extent() + rtype->true_lb();
+      const std::ptrdiff_t e = (static_cast<std::ptrdiff_t>(rdispls[k]) + rcounts[k] - 1) *
+                                   rtype->extent() +
+                               rtype->true_lb() + rtype->true_extent();
+      lo = any ? std::min(lo, b) : b;
+      hi = any ? std::max(hi, e) : e;
+      any = true;
+    }
+    std::vector<unsigned char>& copy = rank.collectives().input;
+    copy.resize(static_cast<std::size_t>(std::max<std::ptrdiff_t>(1, hi - lo)));
+    void* base = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(copy.data()) -
+                                         static_cast<std::uintptr_t>(lo));
+    for (int k = 0; k < n; ++k) {
+      if (rcounts[k] == 0) continue;
+      const std::size_t c = static_cast<std::size_t>(rcounts[k]);
+      copy_range(at(recv, rdispls[k], *rtype), c, *rtype, at(base, rdispls[k], *rtype), c,
+                 *rtype, 0, c * rtype->size());
+    }
+    send = base;
+    scounts = rcounts;
+    sdispls = rdispls;
+    stype = rtype;
+  }
+  if (n == 1) {
+    mover.move(at(send, sdispls[0], *stype), static_cast<std::size_t>(scounts[0]), *stype, 0,
+               at(recv, rdispls[0], *rtype), static_cast<std::size_t>(rcounts[0]), *rtype, 0);
+    mover.report();
+    return;
+  }
+  Round r(rank, comm, call);
+  r.mine().payload.p = Pointers{send, nullptr, stype, scounts, sdispls, 0};
+  r.arrive(me == 0 ? Round::kNobody : 0);
+  if (me == 0) {
+    r.wait_all(r.seq());
+    r.release();
+  } else {
+    r.wait_release();
+  }
+  for (int j = 0; j < n; ++j) {
+    const int k = (me + j) % n;  // stagger the sources so members do not all read one
+    const Pointers& from = r.of(k).payload.p;
+    mover.move(at(from.in, from.displs[me], *from.type), static_cast<std::size_t>(from.counts[me]),
+               *from.type, k, at(recv, rdispls[k], *rtype), static_cast<std::size_t>(rcounts[k]),
+               *rtype, me);
+  }
+  r.next();
+  r.barrier();
+  mover.report();
+}
+
+}  // namespace pure::coll

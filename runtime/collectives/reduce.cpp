@@ -1,0 +1,261 @@
+// Reductions: reduce, allreduce, scan, exscan, reduce_scatter(_block).
+//
+// Order: every path folds the inputs right to left in rank order,
+//   acc = in[hi]; acc = in[k] op acc for k = hi-1 .. lo,
+// which is the MPI order for non-commutative ops (user functions compute
+// inout = in op inout) and gives the same floating-point result on every
+// path and every member.
+//
+// Paths for reduce/allreduce, chosen identically on every member (from the
+// byte count, the op and the communicator size, which MPI makes agree):
+// * two members, predefined op, contiguous data that fits a line: each
+//   publishes its data inline and reads the other's line, so the whole
+//   collective is one cache-line transfer each way;
+// * below kPartitionBytes, or any user op: flat combining, the writer (the
+//   root, or the leader for allreduce) folds everything; allreduce results go
+//   to the release line or a result buffer that members copy out;
+// * from kPartitionBytes on: the partitioned reducer. Every member folds one
+//   cache-line-aligned slice of all inputs, straight from the others'
+//   buffers, and writes it into every output (allreduce) or the root's.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "collectives/collectives.h"
+#include "collectives/rank_state.h"
+#include "collectives/round.h"
+
+namespace pure::coll {
+
+namespace {
+
+// Items per chunk of the partitioned reducer: the accumulator stays in L1.
+constexpr std::size_t kChunkBytes = 8192;
+
+// acc (a view of n items) = ins[hi] op ... op ins[lo] over items [first, first+n).
+void fold(const Reduction& red, const void* const* ins, int lo, int hi, std::size_t first,
+          std::size_t n, void* acc) {
+  red.copy(red.at(ins[hi], first), acc, n);
+  for (int k = hi - 1; k >= lo; --k) red.combine(red.at(ins[k], first), acc, n);
+}
+
+std::string mismatch(const char* what, int member, long long bytes, int writer,
+                     long long writer_bytes) {
+  return std::string(what) + " mismatch: rank " + std::to_string(member) + " passes " +
+         std::to_string(bytes) + " bytes of data but rank " + std::to_string(writer) +
+         " passes " + std::to_string(writer_bytes) +
+         " (every rank must pass the same count and datatype)";
+}
+
+// The writer's check of what every member published.
+void check_members(Round& r, const char* what) {
+  const std::int64_t mine = r.mine().check;
+  for (int k = 0; k < r.size(); ++k) {
+    if (r.of(k).check != mine)
+      r.release_error(PURE_ERR_COUNT,
+                      mismatch(what, k, r.of(k).check, r.me(), static_cast<long long>(mine)));
+  }
+}
+
+void local_copy(const ReduceArgs& a) {
+  if (a.send && a.count != 0)
+    copy_range(a.send, a.count, *a.type, a.recv, a.count, *a.type, 0, a.count * a.type->size());
+}
+
+void two_inline(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
+  Round r(rank, comm, a.call);
+  const int peer = 1 - r.me();
+  const void* in = red.input_view(a.send ? a.send : a.recv, rank.collectives().input);
+  Line& mine = r.mine();
+  mine.check = static_cast<std::int64_t>(red.bytes());
+  std::memcpy(mine.payload.data, in, red.bytes());
+  r.arrive(peer);
+  r.wait_arrival(peer, r.seq());
+  if (r.of(peer).check != mine.check)  // the same words on both members
+    fail(PURE_ERR_COUNT, "%s",
+         mismatch("count", 1, r.of(1).check, 0, r.of(0).check).c_str());
+  if (root >= 0 && r.me() != root) return;
+  const void* ins[2] = {r.of(0).payload.data, r.of(1).payload.data};
+  fold(red, ins, 0, 1, 0, red.items(), red.output_view(a.recv, rank.collectives().output));
+}
+
+void flat_combining(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red,
+                    int root) {
+  Round r(rank, comm, a.call);
+  RankCollectives& scratch = rank.collectives();
+  const bool inline_data = !red.user() && red.bytes() <= kPayloadBytes;
+  const void* in = red.input_view(a.send ? a.send : a.recv, scratch.input);
+  Line& mine = r.mine();
+  mine.check = static_cast<std::int64_t>(red.bytes());
+  if (inline_data) {
+    std::memcpy(mine.payload.data, in, red.bytes());
+  } else {
+    mine.payload.p.in = in;
+  }
+  const int writer = root >= 0 ? root : 0;
+  r.arrive(writer);
+  if (r.me() == writer) {
+    r.wait_all(r.seq());
+    check_members(r, "count");
+    std::vector<const void*> ins(static_cast<std::size_t>(r.size()));
+    for (int k = 0; k < r.size(); ++k)
+      ins[static_cast<std::size_t>(k)] =
+          inline_data ? static_cast<const void*>(r.of(k).payload.data) : r.of(k).payload.p.in;
+    if (root >= 0) {
+      // Only the root needs the result: fold privately, then let the others go.
+      void* acc = red.buffer(scratch.acc, red.items());
+      fold(red, ins.data(), 0, r.size() - 1, 0, red.items(), acc);
+      r.release();
+      red.deliver(acc, a.recv);
+      return;
+    }
+    // The writer waited for every arrival of this round, so nobody still
+    // reads the release line or result buffer of round s-2 (same parity).
+    void* result = inline_data ? static_cast<void*>(r.release_line().payload.data)
+                               : red.buffer(r.box().result(r.seq()), red.items());
+    fold(red, ins.data(), 0, r.size() - 1, 0, red.items(), result);
+    r.release();
+    red.deliver(result, a.recv);
+    return;
+  }
+  r.wait_release();
+  if (root >= 0) return;
+  const void* result = inline_data ? static_cast<const void*>(r.release_line().payload.data)
+                                   : red.view_of(r.box().result(r.seq()));
+  red.deliver(result, a.recv);
+}
+
+void partitioned(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
+  Round r(rank, comm, a.call);
+  RankCollectives& scratch = rank.collectives();
+  const bool has_output = root < 0 || r.me() == root;
+  Line& mine = r.mine();
+  mine.check = static_cast<std::int64_t>(red.bytes());
+  mine.payload.p.in = red.input_view(a.send ? a.send : a.recv, scratch.input);
+  void* out = has_output ? red.output_view(a.recv, scratch.output) : nullptr;
+  mine.payload.p.out = out;
+  const int writer = root >= 0 ? root : 0;
+  r.arrive(writer == r.me() ? Round::kNobody : writer);
+  if (r.me() == writer) {
+    r.wait_all(r.seq());
+    check_members(r, "count");
+    r.release();
+  } else {
+    r.wait_release();
+  }
+
+  const int n = r.size();
+  std::vector<const void*> ins(static_cast<std::size_t>(n));
+  std::vector<void*> outs;
+  for (int k = 0; k < n; ++k) {
+    ins[static_cast<std::size_t>(k)] = r.of(k).payload.p.in;
+    if (root < 0 || k == root) outs.push_back(r.of(k).payload.p.out);
+  }
+  // Slices start on cache-line boundaries (for line-aligned buffers) so no
+  // two members write the same line of an output.
+  const std::size_t stride = red.stride();
+  const std::size_t per_line = std::max<std::size_t>(1, kDropboxLine / stride);
+  std::size_t slice = (red.items() + static_cast<std::size_t>(n) - 1) / static_cast<std::size_t>(n);
+  slice = (slice + per_line - 1) / per_line * per_line;
+  const std::size_t begin = std::min(red.items(), slice * static_cast<std::size_t>(r.me()));
+  const std::size_t end = std::min(red.items(), begin + slice);
+  const std::size_t chunk = std::max<std::size_t>(per_line, kChunkBytes / stride);
+  void* acc = red.buffer(scratch.acc, std::min(chunk, end - begin));
+  for (std::size_t at = begin; at < end; at += chunk) {
+    const std::size_t m = std::min(chunk, end - at);
+    fold(red, ins.data(), 0, n - 1, at, m, acc);
+    // In place, an output is also an input: slice items are read (above)
+    // before they are written, and only this member touches this slice.
+    for (void* o : outs) std::memcpy(red.at(o, at), acc, m * stride);
+  }
+  r.next();
+  r.barrier();  // every slice is written and nobody reads our buffers any more
+  if (has_output) red.store_output(out, a.recv);
+}
+
+}  // namespace
+
+void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
+  Reduction red(a.op, *a.type, a.handle, a.count);
+  if (comm.size() == 1) {
+    local_copy(a);
+    return;
+  }
+  if (comm.size() == 2 && !red.user() && !red.packed() && red.bytes() <= kPayloadBytes) {
+    two_inline(rank, comm, a, red, root);
+  } else if (!red.user() && red.bytes() >= kPartitionBytes) {
+    partitioned(rank, comm, a, red, root);
+  } else {
+    flat_combining(rank, comm, a, red, root);
+  }
+}
+
+void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive) {
+  Reduction red(a.op, *a.type, a.handle, a.count);
+  if (comm.size() == 1) {
+    if (!exclusive) local_copy(a);
+    return;
+  }
+  RankCollectives& scratch = rank.collectives();
+  Round r(rank, comm, a.call);
+  Line& mine = r.mine();
+  mine.check = static_cast<std::int64_t>(red.bytes());
+  mine.payload.p.in = red.input_view(a.send ? a.send : a.recv, scratch.input);
+  r.arrive(r.me() == 0 ? Round::kNobody : 0);
+  if (r.me() == 0) {
+    r.wait_all(r.seq());
+    check_members(r, "count");
+    r.release();
+  } else {
+    r.wait_release();
+  }
+  const int hi = exclusive ? r.me() - 1 : r.me();
+  void* result = nullptr;
+  if (hi >= 0) {
+    std::vector<const void*> ins(static_cast<std::size_t>(hi + 1));
+    for (int k = 0; k <= hi; ++k) ins[static_cast<std::size_t>(k)] = r.of(k).payload.p.in;
+    // Our receive buffer may be an input others still read (in place).
+    result = red.buffer(scratch.acc, red.items());
+    fold(red, ins.data(), 0, hi, 0, red.items(), result);
+  }
+  r.next();
+  r.barrier();
+  if (result) red.deliver(result, a.recv);
+}
+
+void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recvcounts) {
+  Reduction red(a.op, *a.type, a.handle, a.count);
+  const int me = comm.rank();
+  std::size_t first = 0;
+  for (int k = 0; k < me; ++k) first += static_cast<std::size_t>(recvcounts[k]);
+  const std::size_t mine_count = static_cast<std::size_t>(recvcounts[me]);
+  if (comm.size() == 1) {
+    local_copy(a);
+    return;
+  }
+  RankCollectives& scratch = rank.collectives();
+  Round r(rank, comm, a.call);
+  Line& mine = r.mine();
+  mine.check = static_cast<std::int64_t>(red.bytes());
+  mine.payload.p.in = red.input_view(a.send ? a.send : a.recv, scratch.input);
+  r.arrive(r.me() == 0 ? Round::kNobody : 0);
+  if (r.me() == 0) {
+    r.wait_all(r.seq());
+    check_members(r, "total count");
+    r.release();
+  } else {
+    r.wait_release();
+  }
+  std::vector<const void*> ins(static_cast<std::size_t>(r.size()));
+  for (int k = 0; k < r.size(); ++k) ins[static_cast<std::size_t>(k)] = r.of(k).payload.p.in;
+  const std::size_t per_element = a.count == 0 ? 0 : red.items() / a.count;
+  Reduction block(a.op, *a.type, a.handle, mine_count);
+  void* result = block.buffer(scratch.acc, block.items());
+  fold(red, ins.data(), 0, r.size() - 1, first * per_element, mine_count * per_element, result);
+  r.next();
+  r.barrier();
+  block.deliver(result, a.recv);
+}
+
+}  // namespace pure::coll

@@ -1,0 +1,130 @@
+// Round: one rank's side of one round of a collective on a communicator's
+// Dropbox (see dropbox.h for the protocol and the reuse rule).
+//
+// Waits go through Rank::wait_until, so a waiting rank steals task chunks and
+// parks when oversubscribed; whoever publishes something another member may
+// be parked on wakes it with its Parker.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "collectives/dropbox.h"
+#include "comm.h"
+#include "error.h"
+#include "process.h"
+#include "rank.h"
+
+namespace pure::coll {
+
+// Below this many bytes a reduction or bcast goes through the leader (flat
+// combining); from it on, every member works on a slice of the data. Chosen
+// from the paper's description (about 2 KiB), not measured on this machine.
+constexpr std::size_t kPartitionBytes = 2048;
+
+class Round {
+ public:
+  static constexpr int kNobody = -1;
+  static constexpr int kEveryone = -2;
+
+  Round(Rank& rank, Comm& comm, const char* call)
+      : rank_(rank), comm_(comm), box_(comm.dropbox()), me_(comm.rank()), n_(comm.size()),
+        s_(comm.next_round()), call_(call) {}
+
+  std::uint64_t seq() const { return s_; }
+  int me() const { return me_; }
+  int size() const { return n_; }
+  Dropbox& box() { return box_; }
+  Line& mine() { return box_.arrival(me_, s_); }
+  Line& of(int member) { return box_.arrival(member, s_); }
+  Line& release_line() { return box_.release(s_); }
+
+  // Publishes this member's line for the round and wakes `whom`.
+  void arrive(int whom) {
+    mine().seq.store(s_, std::memory_order_release);
+    wake(whom);
+  }
+  // Until `member` has arrived at round `at` or later.
+  void wait_arrival(int member, std::uint64_t at) {
+    Line& l = box_.arrival(member, at);
+    if (l.seq.load(std::memory_order_acquire) >= at) return;
+    rank_.wait_until([&] { return l.seq.load(std::memory_order_acquire) >= at; },
+                     WaitSite{call_, member, -1});
+  }
+  // Until every member has arrived at round `at` or later.
+  void wait_all(std::uint64_t at) {
+    for (int k = 0; k < n_; ++k) wait_arrival(k, at);
+  }
+  // The same for every member but this one (which has not arrived yet).
+  void wait_others(std::uint64_t at) {
+    for (int k = 0; k < n_; ++k)
+      if (k != me_) wait_arrival(k, at);
+  }
+  // The writer publishes the round's result (or an error every member
+  // reports: set box().error(seq()) first) and wakes everyone.
+  void release(int error = 0) {
+    Line& l = release_line();
+    l.check = error;
+    l.seq.store(s_, std::memory_order_release);
+    wake(kEveryone);
+  }
+  // Until the writer released this round; throws the error it published.
+  void wait_release() {
+    Line& l = release_line();
+    if (l.seq.load(std::memory_order_acquire) < s_) {
+      rank_.wait_until([&] { return l.seq.load(std::memory_order_acquire) >= s_; },
+                       WaitSite{call_, -1, -1});
+    }
+    if (l.check != 0) fail(static_cast<int>(l.check), "%s", box_.error(s_).c_str());
+  }
+  // Writer side of a failed check: every member gets `message`.
+  [[noreturn]] void release_error(int code, const std::string& message) {
+    box_.error(s_) = message;
+    release(code);
+    fail(code, "%s", message.c_str());
+  }
+
+  // Moves on to the next round of the same call.
+  void next() { s_ = comm_.next_round(); }
+
+  // A whole round that only synchronises: after it, every member has
+  // finished everything it did before it.
+  void barrier() {
+    if (n_ == 1) return;
+    if (n_ == 2) {
+      const int peer = 1 - me_;
+      arrive(peer);
+      wait_arrival(peer, s_);
+      return;
+    }
+    arrive(me_ == 0 ? kNobody : 0);
+    if (me_ == 0) {
+      wait_all(s_);
+      release();
+    } else {
+      wait_release();
+    }
+  }
+
+ private:
+  void wake(int whom) {
+    if (whom == kNobody) return;
+    Process& p = rank_.process();
+    if (whom == kEveryone) {
+      for (int k = 0; k < n_; ++k)
+        if (k != me_) p.rank(comm_.index_of(k)).parker().notify();
+    } else if (whom != me_) {
+      p.rank(comm_.index_of(whom)).parker().notify();
+    }
+  }
+
+  Rank& rank_;
+  Comm& comm_;
+  Dropbox& box_;
+  const int me_;
+  const int n_;
+  std::uint64_t s_;
+  const char* call_;
+};
+
+}  // namespace pure::coll
