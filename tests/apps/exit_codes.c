@@ -1,0 +1,66 @@
+/* A Pure application in C, linked with Pure::main, whose behaviour is chosen
+ * by argv[1]; ctest runs it through purerun and checks the process's exit
+ * code and message (tests/apps/expect_exit.cmake).
+ *
+ *   ok          ring exchange, every rank checks its argv; exit 0
+ *   abort       the last rank calls pure_abort(PURE_COMM_WORLD, 7); exit 7
+ *   badrank     the last rank sends to rank 99; exit PURE_ERR_RANK (6)
+ *   exitcode    the last rank returns 3; exit 3
+ *   nofinalize  the last rank returns 0 without pure_finalize; exit non-zero
+ *   deadlock    every rank receives from its partner; ended by the watchdog
+ *
+ * In every failing mode the other ranks are blocked in pure_recv. */
+#include <pure/pure.h>
+#include <stdio.h>
+#include <string.h>
+
+static int wait_for(int source) {
+  int value = 0;
+  return pure_recv(&value, 1, PURE_INT, source, 0, PURE_COMM_WORLD, PURE_STATUS_IGNORE);
+}
+
+int pure_main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "ok";
+  int rank = -1, size = -1;
+  pure_init(&argc, &argv);
+  pure_comm_rank(PURE_COMM_WORLD, &rank);
+  pure_comm_size(PURE_COMM_WORLD, &size);
+  const int last = size - 1;
+
+  if (strcmp(mode, "ok") == 0) {
+    int out = rank, in = -1;
+    pure_sendrecv(&out, 1, PURE_INT, (rank + 1) % size, 1, &in, 1, PURE_INT,
+                  (rank + size - 1) % size, 1, PURE_COMM_WORLD, PURE_STATUS_IGNORE);
+    if (in != (rank + size - 1) % size) {
+      fprintf(stderr, "exit_codes: rank %d got %d\n", rank, in);
+      return 1;
+    }
+    if (argc != 3 || strcmp(argv[2], "extra-arg") != 0) {
+      fprintf(stderr, "exit_codes: rank %d got the wrong arguments\n", rank);
+      return 1;
+    }
+    argv[1][0] = 'X'; /* each rank has its own copy of argv */
+    pure_finalize();
+    if (rank == 0) printf("exit_codes: ok from %d ranks\n", size);
+    return 0;
+  }
+  if (strcmp(mode, "deadlock") == 0) {
+    wait_for(rank ^ 1);
+  } else if (rank != last) {
+    wait_for(last);
+  } else if (strcmp(mode, "abort") == 0) {
+    pure_abort(PURE_COMM_WORLD, 7);
+  } else if (strcmp(mode, "badrank") == 0) {
+    pure_send(&rank, 1, PURE_INT, 99, 0, PURE_COMM_WORLD);
+  } else if (strcmp(mode, "exitcode") == 0) {
+    return 3;
+  } else if (strcmp(mode, "nofinalize") == 0) {
+    return 0;
+  } else {
+    fprintf(stderr, "exit_codes: unknown mode '%s'\n", mode);
+    return 64;
+  }
+  fprintf(stderr, "exit_codes: rank %d went on after the job should have ended\n", rank);
+  pure_finalize();
+  return 0;
+}

@@ -1,0 +1,520 @@
+// Error paths: bad input under the default PURE_ERRORS_ARE_FATAL (the job
+// ends with the error class as exit code and a message naming the rank, the
+// call and the bad value; ranks blocked elsewhere do not hang), the same
+// input under PURE_ERRORS_RETURN (the call returns the class and the job
+// goes on), every way a rank can end a job, the deadlock watchdog, and the
+// validation of the PURE_* configuration.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness.h"
+
+extern char** environ;
+
+namespace pure_testing {
+namespace {
+
+constexpr PURE_Comm W = PURE_COMM_WORLD;
+constexpr PURE_Comm kGarbageComm = PURE_HANDLE_KIND_COMM | 0xFF;
+
+testing::AssertionResult mentions(const std::string& text, const std::vector<std::string>& needles) {
+  for (const std::string& n : needles)
+    if (text.find(n) == std::string::npos)
+      return testing::AssertionFailure() << "\"" << n << "\" missing from:\n" << text;
+  return testing::AssertionSuccess();
+}
+
+// ------------------------------------------------------------ bad input
+
+// One bad call. `call(size)` makes it on the failing rank and returns its
+// result; `needles(size)` are the texts the fatal message must contain
+// besides the rank and the call name.
+struct BadCall {
+  const char* name;
+  const char* call_name;
+  int error_class;
+  std::function<int(int size)> call;
+  std::function<std::vector<std::string>(int size)> needles;
+};
+
+int ints[64];
+
+std::vector<BadCall> bad_calls() {
+  using V = std::vector<std::string>;
+  auto fixed = [](V v) { return [v](int) { return v; }; };
+  return {
+      {"DestinationTooLarge", "pure_send", PURE_ERR_RANK,
+       [](int size) { return pure_send(ints, 1, PURE_INT, size + 3, 0, W); },
+       [](int size) { return V{"invalid destination rank " + std::to_string(size + 3)}; }},
+      {"NegativeDestination", "pure_isend", PURE_ERR_RANK,
+       [](int) {
+         PURE_Request r;
+         return pure_isend(ints, 1, PURE_INT, -5, 0, W, &r);
+       },
+       fixed({"destination rank -5"})},
+      {"SourceTooLarge", "pure_recv", PURE_ERR_RANK,
+       [](int size) { return pure_recv(ints, 1, PURE_INT, size, 0, W, PURE_STATUS_IGNORE); },
+       [](int size) { return V{"source rank " + std::to_string(size)}; }},
+      {"NegativeSendTag", "pure_send", PURE_ERR_TAG,
+       [](int) { return pure_send(ints, 1, PURE_INT, 0, -5, W); }, fixed({"tag -5"})},
+      {"NegativeReceiveTag", "pure_irecv", PURE_ERR_TAG,
+       [](int) {
+         PURE_Request r;
+         return pure_irecv(ints, 1, PURE_INT, 0, -7, W, &r);
+       },
+       fixed({"tag -7"})},
+      {"NegativeCount", "pure_send", PURE_ERR_COUNT,
+       [](int) { return pure_send(ints, -3, PURE_INT, 0, 0, W); }, fixed({"count -3"})},
+      {"NegativeReceiveCount", "pure_recv", PURE_ERR_COUNT,
+       [](int) { return pure_recv(ints, -1, PURE_INT, 0, 0, W, PURE_STATUS_IGNORE); },
+       fixed({"count -1"})},
+      {"GarbageDatatype", "pure_send", PURE_ERR_TYPE,
+       [](int) { return pure_send(ints, 1, 12345, 0, 0, W); }, fixed({"0x3039"})},
+      {"NullDatatype", "pure_ssend", PURE_ERR_TYPE,
+       [](int) { return pure_ssend(ints, 1, PURE_DATATYPE_NULL, 0, 0, W); },
+       fixed({"PURE_DATATYPE_NULL"})},
+      {"UncommittedDatatype", "pure_send", PURE_ERR_TYPE,
+       [](int) {
+         PURE_Datatype t;
+         pure_type_contiguous(2, PURE_INT, &t);
+         return pure_send(ints, 1, t, 0, 0, W);
+       },
+       fixed({"not committed"})},
+      {"FreedDatatype", "pure_send", PURE_ERR_TYPE,
+       [](int) {
+         PURE_Datatype t, copy;
+         pure_type_contiguous(2, PURE_INT, &t);
+         pure_type_commit(&t);
+         copy = t;
+         pure_type_free(&t);
+         return pure_send(ints, 1, copy, 0, 0, W);
+       },
+       fixed({"invalid datatype"})},
+      {"NullCommunicator", "pure_send", PURE_ERR_COMM,
+       [](int) { return pure_send(ints, 1, PURE_INT, 0, 0, PURE_COMM_NULL); },
+       fixed({"PURE_COMM_NULL"})},
+      {"GarbageCommunicator", "pure_recv", PURE_ERR_COMM,
+       [](int) { return pure_recv(ints, 1, PURE_INT, 0, 0, kGarbageComm, PURE_STATUS_IGNORE); },
+       fixed({"0x1c0000ff"})},
+      {"IntegerAsCommunicator", "pure_comm_size", PURE_ERR_COMM,
+       [](int) {
+         int s;
+         return pure_comm_size(42, &s);
+       },
+       fixed({"0x2a"})},
+      {"DatatypeAsCommunicator", "pure_isend", PURE_ERR_COMM,
+       [](int) {
+         PURE_Request r;
+         return pure_isend(ints, 1, PURE_INT, 0, 0, PURE_INT, &r);
+       },
+       fixed({"invalid communicator"})},
+      {"NullSendBuffer", "pure_send", PURE_ERR_BUFFER,
+       [](int) { return pure_send(nullptr, 4, PURE_INT, 0, 0, W); }, fixed({"null buffer", "4"})},
+      {"NullReceiveBuffer", "pure_irecv", PURE_ERR_BUFFER,
+       [](int) {
+         PURE_Request r;
+         return pure_irecv(nullptr, 2, PURE_DOUBLE, 0, 0, W, &r);
+       },
+       fixed({"null buffer", "2"})},
+      {"InvalidErrhandler", "pure_comm_set_errhandler", PURE_ERR_ARG,
+       [](int) { return pure_comm_set_errhandler(W, PURE_INT); }, fixed({"error handler"})},
+  };
+}
+
+class BadInput : public testing::TestWithParam<size_t> {
+ protected:
+  BadCall bad() const { return bad_calls()[GetParam()]; }
+};
+
+std::string bad_call_name(const testing::TestParamInfo<size_t>& info) {
+  return bad_calls()[info.param].name;
+}
+
+INSTANTIATE_TEST_SUITE_P(, BadInput, testing::Range<size_t>(0, bad_calls().size()), bad_call_name);
+
+// The last rank makes the bad call; every other rank waits for a message
+// from it that never comes and must be released by the abort.
+TEST_P(BadInput, IsFatalByDefault) {
+  const BadCall b = bad();
+  for (int n : {2, 16}) {
+    const JobResult r = run_ranks_capturing(n, [&](int rank, int size) {
+      if (rank == size - 1) {
+        b.call(size);
+        ADD_FAILURE() << b.name << " returned under PURE_ERRORS_ARE_FATAL";
+      } else {
+        pure_recv(ints, 1, PURE_INT, size - 1, 0, W, PURE_STATUS_IGNORE);
+        ADD_FAILURE() << "rank " << rank << " received a message nobody sent";
+      }
+    });
+    EXPECT_EQ(r.code, b.error_class) << r.err;
+    std::vector<std::string> needles = b.needles(n);
+    needles.push_back("rank " + std::to_string(n - 1) + ": " + b.call_name + ": ");
+    EXPECT_TRUE(mentions(r.err, needles)) << n << " ranks";
+  }
+}
+
+// Under PURE_ERRORS_RETURN the call returns the class, and the job goes on.
+TEST_P(BadInput, ReturnsTheErrorClassUnderErrorsReturn) {
+  const BadCall b = bad();
+  const JobResult r = run_ranks_capturing(4, [&](int rank, int size) {
+    EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_RETURN));
+    EXPECT_EQ(b.call(size), b.error_class) << b.name;
+    // Still working: a ring exchange.
+    int out = rank, in = -1;
+    EXPECT_PURE_OK(pure_sendrecv(&out, 1, PURE_INT, (rank + 1) % size, 9, &in, 1, PURE_INT,
+                                 (rank + size - 1) % size, 9, W, PURE_STATUS_IGNORE));
+    EXPECT_EQ(in, (rank + size - 1) % size);
+  });
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("pure:"), std::string::npos) << r.err;
+}
+
+// The error handler of PURE_COMM_SELF does not apply to PURE_COMM_WORLD.
+TEST(ErrorHandlers, AreSetPerCommunicator) {
+  const JobResult r = run_ranks_capturing(2, [&](int rank, int) {
+    EXPECT_PURE_OK(pure_comm_set_errhandler(PURE_COMM_SELF, PURE_ERRORS_RETURN));
+    EXPECT_EQ(pure_send(ints, 1, PURE_INT, 1, -1, PURE_COMM_SELF), PURE_ERR_RANK);
+    if (rank == 0) pure_send(ints, 1, PURE_INT, 0, -1, W);  // fatal
+    else pure_recv(ints, 1, PURE_INT, 0, 0, W, PURE_STATUS_IGNORE);
+  });
+  EXPECT_EQ(r.code, PURE_ERR_TAG);
+  EXPECT_TRUE(mentions(r.err, {"rank 0: pure_send: ", "tag -1"}));
+}
+
+TEST(ErrorHandlers, RequestErrorsUnderErrorsReturn) {
+  expect_clean_run(2, [&](int rank, int) {
+    EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_RETURN));
+    PURE_Request none = PURE_REQUEST_NULL;
+    EXPECT_EQ(pure_request_free(&none), PURE_ERR_REQUEST);
+    EXPECT_EQ(pure_cancel(&none), PURE_ERR_REQUEST);
+    EXPECT_EQ(pure_isend(ints, 1, PURE_INT, rank, 0, W, nullptr), PURE_ERR_REQUEST);
+    EXPECT_EQ(pure_waitall(-1, &none, PURE_STATUSES_IGNORE), PURE_ERR_COUNT);
+  });
+}
+
+// ------------------------------------------------------ init and finalize
+
+TEST(Lifecycle, CallBeforeInitIsFatal) {
+  const JobResult r = capture_stderr([] {
+    pure::Config c;
+    c.ranks = 4;
+    return pure::run(c, [](int, char**) {
+      int rank = -1;
+      pure_initialized(&rank);  // allowed before init
+      pure_send(ints, 1, PURE_INT, 0, 0, W);
+      return 0;
+    });
+  });
+  EXPECT_EQ(r.code, PURE_ERR_NOT_INITIALIZED);
+  EXPECT_TRUE(mentions(r.err, {": pure_send: called before pure_init"}));
+}
+
+TEST(Lifecycle, CallAfterFinalizeIsFatal) {
+  const JobResult r = capture_stderr([] {
+    pure::Config c;
+    c.ranks = 4;
+    return pure::run(c, [](int, char**) {
+      pure_init(nullptr, nullptr);
+      int rank = -1;
+      pure_comm_rank(W, &rank);
+      pure_finalize();
+      if (rank == 2) pure_recv(ints, 1, PURE_INT, 0, 0, W, PURE_STATUS_IGNORE);
+      return 0;
+    });
+  });
+  EXPECT_EQ(r.code, PURE_ERR_FINALIZED);
+  EXPECT_TRUE(mentions(r.err, {"rank 2: pure_recv: called after pure_finalize"}));
+}
+
+TEST(Lifecycle, InitTwiceIsAnError) {
+  expect_clean_run(2, [&](int, int) {
+    EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_RETURN));
+    EXPECT_NE(pure_init(nullptr, nullptr), PURE_SUCCESS);
+  });
+}
+
+// ------------------------------------------------------------ truncation
+
+class Truncation : public testing::TestWithParam<int> {};
+INSTANTIATE_TEST_SUITE_P(, Truncation, kRankCounts, rank_count_name);
+
+// Eager and rendezvous sizes, blocking and non-blocking: fatal by default,
+// with the sizes in the message.
+TEST_P(Truncation, IsFatalByDefault) {
+  for (int ints_sent : {100, 100000}) {
+    for (int blocking = 0; blocking < 2; ++blocking) {
+      const JobResult r = run_ranks_capturing(GetParam(), [&](int rank, int size) {
+        std::vector<int> out(static_cast<size_t>(ints_sent), rank);
+        std::vector<int> in(11, -1);
+        if (rank == 0) {
+          pure_send(out.data(), ints_sent, PURE_INT, 1, 0, W);
+          pure_recv(in.data(), 1, PURE_INT, 1, 1, W, PURE_STATUS_IGNORE);  // never sent
+        } else if (rank == 1) {
+          if (blocking) {
+            pure_recv(in.data(), 10, PURE_INT, 0, 0, W, PURE_STATUS_IGNORE);
+          } else {
+            PURE_Request req;
+            pure_irecv(in.data(), 10, PURE_INT, 0, 0, W, &req);
+            pure_wait(&req, PURE_STATUS_IGNORE);
+          }
+          ADD_FAILURE() << "the truncated receive returned";
+        } else {
+          pure_recv(in.data(), 1, PURE_INT, (rank + 1) % size, 0, W, PURE_STATUS_IGNORE);
+        }
+        EXPECT_EQ(in[10], -1) << "wrote past the receive buffer";
+      });
+      EXPECT_EQ(r.code, PURE_ERR_TRUNCATE) << r.err;
+      const std::string call = blocking ? "pure_recv" : "pure_wait";
+      EXPECT_TRUE(mentions(r.err, {"rank 1: " + call + ": ",
+                                   std::to_string(ints_sent * 4) + " bytes", "40 bytes"}))
+          << ints_sent << " ints, blocking " << blocking;
+    }
+  }
+}
+
+TEST_P(Truncation, ReturnsTheClassAndNeverOverruns) {
+  expect_clean_run(GetParam(), [&](int rank, int) {
+    EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_RETURN));
+    const int partner = rank ^ 1;
+    for (int sent : {100, 100000}) {
+      std::vector<int> out(static_cast<size_t>(sent), rank);
+      std::vector<int> in(11, -1);
+      PURE_Request sreq;
+      EXPECT_PURE_OK(pure_isend(out.data(), sent, PURE_INT, partner, 0, W, &sreq));
+      PURE_Status st;
+      EXPECT_EQ(pure_recv(in.data(), 10, PURE_INT, partner, 0, W, &st), PURE_ERR_TRUNCATE);
+      EXPECT_PURE_OK(pure_wait(&sreq, PURE_STATUS_IGNORE));
+      EXPECT_EQ(st.MPI_ERROR, PURE_ERR_TRUNCATE);
+      EXPECT_EQ(st.MPI_SOURCE, partner);
+      EXPECT_EQ(in[9], partner);
+      EXPECT_EQ(in[10], -1);
+      // Non-blocking: wait reports the class; waitall reports it in the status.
+      PURE_Request rreq;
+      EXPECT_PURE_OK(pure_isend(out.data(), sent, PURE_INT, partner, 1, W, &sreq));
+      EXPECT_PURE_OK(pure_irecv(in.data(), 10, PURE_INT, partner, 1, W, &rreq));
+      EXPECT_EQ(pure_wait(&rreq, &st), PURE_ERR_TRUNCATE);
+      EXPECT_EQ(rreq, PURE_REQUEST_NULL);
+      EXPECT_PURE_OK(pure_wait(&sreq, PURE_STATUS_IGNORE));
+      PURE_Request reqs[2];
+      EXPECT_PURE_OK(pure_isend(out.data(), sent, PURE_INT, partner, 2, W, &reqs[0]));
+      EXPECT_PURE_OK(pure_irecv(in.data(), 10, PURE_INT, partner, 2, W, &reqs[1]));
+      PURE_Status sts[2];
+      EXPECT_EQ(pure_waitall(2, reqs, sts), PURE_ERR_IN_STATUS);
+      EXPECT_EQ(sts[0].MPI_ERROR, PURE_SUCCESS);
+      EXPECT_EQ(sts[1].MPI_ERROR, PURE_ERR_TRUNCATE);
+      EXPECT_EQ(in[10], -1);
+    }
+  });
+}
+
+// ------------------------------------------------------ ending the job
+
+class JobEnd : public testing::TestWithParam<int> {};
+INSTANTIATE_TEST_SUITE_P(, JobEnd, kRankCounts, rank_count_name);
+
+// The other ranks wait for a message from the last rank that never comes.
+void wait_for_last(int rank, int size) {
+  if (rank != size - 1) pure_recv(ints, 1, PURE_INT, size - 1, 0, W, PURE_STATUS_IGNORE);
+}
+
+TEST_P(JobEnd, AbortEndsTheJobWithItsCode) {
+  const JobResult r = run_ranks_capturing(GetParam(), [&](int rank, int size) {
+    wait_for_last(rank, size);
+    if (rank == size - 1) pure_abort(W, 7);
+    ADD_FAILURE() << "rank " << rank << " went on after the abort";
+  });
+  EXPECT_EQ(r.code, 7);
+  EXPECT_TRUE(mentions(r.err, {"rank " + std::to_string(GetParam() - 1) + ": pure_abort: ",
+                               "error code 7"}));
+}
+
+TEST_P(JobEnd, AnExceptionEndsTheJob) {
+  const JobResult r = run_ranks_capturing(GetParam(), [&](int rank, int size) {
+    wait_for_last(rank, size);
+    if (rank == size - 1) throw std::runtime_error("boom in the rank body");
+  });
+  EXPECT_EQ(r.code, PURE_ERR_OTHER);
+  EXPECT_TRUE(mentions(r.err, {"rank " + std::to_string(GetParam() - 1), "boom in the rank body"}));
+}
+
+int run_with_last_rank(int n, const std::function<int(int rank, int size)>& last) {
+  pure::Config c;
+  c.ranks = n;
+  return pure::run(c, [&](int, char**) {
+    pure_init(nullptr, nullptr);
+    int rank, size;
+    pure_comm_rank(W, &rank);
+    pure_comm_size(W, &size);
+    if (rank == size - 1) return last(rank, size);
+    wait_for_last(rank, size);
+    ADD_FAILURE() << "rank " << rank << " received a message nobody sent";
+    pure_finalize();
+    return 0;
+  });
+}
+
+TEST_P(JobEnd, ANonZeroReturnIsTheJobsExitCode) {
+  const JobResult r = capture_stderr([&] {
+    return run_with_last_rank(GetParam(), [](int, int) { return 3; });
+  });
+  EXPECT_EQ(r.code, 3);
+  EXPECT_TRUE(mentions(r.err, {"rank " + std::to_string(GetParam() - 1) + " exited with code 3"}));
+}
+
+TEST_P(JobEnd, ReturningWithoutFinalizeEndsTheJob) {
+  const JobResult r = capture_stderr([&] {
+    return run_with_last_rank(GetParam(), [](int, int) { return 0; });
+  });
+  EXPECT_NE(r.code, 0);
+  EXPECT_TRUE(mentions(r.err, {"rank " + std::to_string(GetParam() - 1), "pure_finalize"}));
+}
+
+TEST_P(JobEnd, ADeadlockIsReportedAndEndsTheJob) {
+  pure::Config c;
+  c.deadlock_timeout_s = 0.5;
+  const JobResult r = run_ranks_capturing(GetParam(), [&](int rank, int) {
+    // Both ranks of each pair wait for the other: nobody ever sends.
+    int v;
+    pure_recv(&v, 1, PURE_INT, rank ^ 1, 5, W, PURE_STATUS_IGNORE);
+    ADD_FAILURE() << "rank " << rank << " received a message nobody sent";
+  }, c);
+  EXPECT_NE(r.code, 0);
+  EXPECT_TRUE(mentions(r.err, {"deadlock", "rank 0: blocked in pure_recv peer=1 tag=5",
+                               "rank 1: blocked in pure_recv peer=0 tag=5"}));
+}
+
+// Finished ranks do not count as progress: a rank left waiting for ones that
+// already finalized is a deadlock too.
+TEST(JobEndSingle, ADeadlockWithFinishedRanks) {
+  pure::Config c;
+  c.deadlock_timeout_s = 0.5;
+  const JobResult r = run_ranks_capturing(4, [&](int rank, int) {
+    if (rank == 0) pure_recv(ints, 1, PURE_INT, 3, 0, W, PURE_STATUS_IGNORE);
+  }, c);
+  EXPECT_NE(r.code, 0);
+  EXPECT_TRUE(mentions(r.err, {"deadlock", "rank 0: blocked in pure_recv", "rank 3: finished"}));
+}
+
+// ------------------------------------------------------- configuration
+
+// Saves every PURE_* variable, clears them, and restores them afterwards.
+class CleanPureEnvironment {
+ public:
+  CleanPureEnvironment() {
+    for (char** e = environ; e && *e; ++e)
+      if (std::strncmp(*e, "PURE_", 5) == 0) saved_.emplace_back(*e);
+    for (const std::string& kv : saved_) unsetenv(kv.substr(0, kv.find('=')).c_str());
+  }
+  ~CleanPureEnvironment() {
+    std::vector<std::string> now;
+    for (char** e = environ; e && *e; ++e)
+      if (std::strncmp(*e, "PURE_", 5) == 0) now.emplace_back(*e);
+    for (const std::string& kv : now) unsetenv(kv.substr(0, kv.find('=')).c_str());
+    for (const std::string& kv : saved_) {
+      const size_t eq = kv.find('=');
+      setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
+    }
+  }
+  CleanPureEnvironment(const CleanPureEnvironment&) = delete;
+  CleanPureEnvironment& operator=(const CleanPureEnvironment&) = delete;
+
+ private:
+  std::vector<std::string> saved_;
+};
+
+std::string config_error() {
+  try {
+    pure::Config::from_env();
+  } catch (const pure::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Config, ValidSettingsAreRead) {
+  CleanPureEnvironment clean;
+  setenv("PURE_RANKS", "3", 1);
+  setenv("PURE_BIND", "none", 1);
+  setenv("PURE_EAGER_LIMIT", "16K", 1);
+  setenv("PURE_QUEUE_SLOTS", "4", 1);
+  setenv("PURE_WAIT", "park", 1);
+  setenv("PURE_DEADLOCK_TIMEOUT", "0.5", 1);
+  setenv("PURE_ABORT_GRACE", "2", 1);
+  const pure::Config c = pure::Config::from_env();
+  EXPECT_EQ(c.ranks, 3);
+  EXPECT_EQ(c.bind, pure::Bind::none);
+  EXPECT_EQ(c.eager_limit, 16384u);
+  EXPECT_EQ(c.queue_slots, 4);
+  EXPECT_EQ(c.wait, pure::WaitMode::park);
+  EXPECT_EQ(c.deadlock_timeout_s, 0.5);
+  EXPECT_EQ(c.abort_grace_s, 2.0);
+}
+
+TEST(Config, DefaultsWithoutSettings) {
+  CleanPureEnvironment clean;
+  const pure::Config c = pure::Config::from_env();
+  EXPECT_EQ(c.ranks, 0);
+  EXPECT_EQ(c.bind, pure::Bind::core);
+  EXPECT_EQ(c.eager_limit, 8192u);
+  EXPECT_EQ(c.queue_slots, 16);
+}
+
+TEST(Config, EveryBadValueIsNamed) {
+  CleanPureEnvironment clean;
+  setenv("PURE_RANKS", "abc", 1);
+  setenv("PURE_BIND", "socket", 1);
+  setenv("PURE_EAGER_LIMIT", "12Q", 1);
+  setenv("PURE_FOO", "1", 1);
+  setenv("PURE_WAIT", "sometimes", 1);
+  const std::string err = config_error();
+  EXPECT_TRUE(mentions(err, {"PURE_RANKS=abc", "PURE_BIND=socket", "PURE_EAGER_LIMIT=12Q",
+                             "PURE_FOO", "PURE_WAIT=sometimes"}));
+  // One line per bad value.
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 5) << err;
+}
+
+TEST(Config, OutOfRangeValuesAreNamed) {
+  CleanPureEnvironment clean;
+  setenv("PURE_RANKS", "0", 1);
+  setenv("PURE_EAGER_LIMIT", "32", 1);
+  setenv("PURE_QUEUE_SLOTS", "1", 1);
+  setenv("PURE_DEADLOCK_TIMEOUT", "-1", 1);
+  setenv("PURE_ABORT_GRACE", "0", 1);
+  const std::string err = config_error();
+  EXPECT_TRUE(mentions(err, {"PURE_RANKS=0", "PURE_EAGER_LIMIT=32", "PURE_QUEUE_SLOTS=1",
+                             "PURE_DEADLOCK_TIMEOUT=", "PURE_ABORT_GRACE="}));
+}
+
+TEST(Config, RanksMustBeANumberInRange) {
+  CleanPureEnvironment clean;
+  for (const char* bad : {"-2", "4097", "1e3", "", "4 "}) {
+    setenv("PURE_RANKS", bad, 1);
+    EXPECT_TRUE(mentions(config_error(), {std::string("PURE_RANKS=") + bad})) << "'" << bad << "'";
+  }
+}
+
+TEST(Config, RunValidatesAConfigBuiltInCode) {
+  pure::Config c;
+  c.ranks = 2;
+  c.queue_slots = 1;
+  bool ran = false;
+  try {
+    pure::run(c, [&](int, char**) {
+      ran = true;
+      return 0;
+    });
+    ADD_FAILURE() << "no ConfigError";
+  } catch (const pure::ConfigError& e) {
+    EXPECT_TRUE(mentions(e.what(), {"PURE_QUEUE_SLOTS=1"}));
+  }
+  EXPECT_FALSE(ran);
+}
+
+}  // namespace
+}  // namespace pure_testing
