@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds and runs every test:
+#   1. the Release tree in build/ and its whole ctest suite;
+#   2. a ThreadSanitizer tree in build-tsan/ and the tests labelled
+#      "concurrency" (those that run rank threads).
+# Also checks that include/pure/mpi.h matches pure.h. Exits non-zero when any
+# step fails; the last line is a one-line summary. Works from any directory.
+set -uo pipefail
+# shellcheck source=tools/deps.sh
+source "$(dirname "${BASH_SOURCE[0]}")/deps.sh" || exit 1
+cd "$pure_root" || exit 1
+
+start=$SECONDS
+failed=()
+passed=()
+
+section() { printf '\n==== %s\n' "$*"; }
+
+# step NAME CMD...: runs CMD, records NAME as passed or failed.
+step() {
+  local name=$1
+  shift
+  section "$name"
+  if "$@"; then
+    passed+=("$name")
+    return 0
+  fi
+  echo "test.sh: $name FAILED"
+  failed+=("$name")
+  return 1
+}
+
+# Newer kernels randomise mmap more than GCC 12's ThreadSanitizer can map
+# ("unexpected memory mapping"); running without address randomisation avoids
+# that and changes nothing else.
+no_aslr=()
+if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then
+  no_aslr=(setarch "$(uname -m)" -R)
+fi
+
+step "mpi.h is up to date" bash tools/gen-mpi-header.sh --check
+
+if step "Release build (build/)" pure_build_release --verbose; then
+  step "Release tests" ctest --test-dir build -j2 --output-on-failure --timeout 600
+fi
+
+tsan_build() {
+  cmake -S . -B build-tsan -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+    cmake --build build-tsan -j2
+}
+if step "ThreadSanitizer build (build-tsan/)" tsan_build; then
+  export TSAN_OPTIONS=${TSAN_OPTIONS:-second_deadlock_stack=1}
+  step "ThreadSanitizer concurrency tests" "${no_aslr[@]}" \
+    ctest --test-dir build-tsan -L concurrency -j2 --output-on-failure --timeout 900 \
+    --no-tests=error
+fi
+
+elapsed=$((SECONDS - start))
+duration="$((elapsed / 60)) min $((elapsed % 60)) s"
+echo
+if [ ${#failed[@]} -eq 0 ]; then
+  echo "test.sh: PASS (${#passed[@]} steps in $duration)"
+  exit 0
+fi
+failed_list=$(printf '%s; ' "${failed[@]}")
+echo "test.sh: FAIL: ${failed_list%; } (${#passed[@]} passed, ${#failed[@]} failed, $duration)"
+exit 1
