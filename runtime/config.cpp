@@ -67,8 +67,9 @@ void check(const Config& c, std::string* problems) {
   if (c.eager_limit < 64 || c.eager_limit > (1u << 20))
     add("PURE_EAGER_LIMIT=" + std::to_string(c.eager_limit) +
         ": must be between 64 bytes and 1M");
-  if (c.queue_slots < 2 || c.queue_slots > 1024)
-    add("PURE_QUEUE_SLOTS=" + std::to_string(c.queue_slots) + ": must be between 2 and 1024");
+  if (c.queue_slots < 2 || c.queue_slots > 1024 || (c.queue_slots & (c.queue_slots - 1)) != 0)
+    add("PURE_QUEUE_SLOTS=" + std::to_string(c.queue_slots) +
+        ": must be a power of two between 2 and 1024");
   if (c.deadlock_timeout_s < 0)
     add("PURE_DEADLOCK_TIMEOUT=" + std::to_string(c.deadlock_timeout_s) +
         ": must be >= 0 seconds (0 disables the detector)");
@@ -118,7 +119,7 @@ Config Config::from_env() {
   }
   if (const char* v = std::getenv("PURE_QUEUE_SLOTS")) {
     long long n = 0;
-    if (!parse_long(v, &n)) bad("PURE_QUEUE_SLOTS", v, "expected an integer between 2 and 1024");
+    if (!parse_long(v, &n)) bad("PURE_QUEUE_SLOTS", v, "expected a power of two between 2 and 1024");
     else c.queue_slots = static_cast<int>(n);
   }
   if (const char* v = std::getenv("PURE_WAIT")) {

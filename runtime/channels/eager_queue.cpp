@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <new>
+#include <stdexcept>
 
 namespace pure {
 
@@ -12,8 +13,11 @@ static std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1)
 
 EagerQueue::EagerQueue(std::size_t slots, std::size_t payload_capacity)
     : slots_(slots),
+      mask_(slots - 1),
       payload_capacity_(payload_capacity),
       stride_(round_up(sizeof(SlotHeader) + payload_capacity, kCacheLine)) {
+  if (slots < 2 || (slots & (slots - 1)) != 0)
+    throw std::invalid_argument("EagerQueue: slots must be a power of two >= 2");
   void* p = std::aligned_alloc(kCacheLine, stride_ * slots_);
   if (!p) throw std::bad_alloc();
   memory_.reset(static_cast<char*>(p));
@@ -29,9 +33,10 @@ bool EagerQueue::release() {
   if (unreleased_ == 0) return false;
   const bool was_full = full();
   // Every position in [head_, head_ + slots_) maps to a distinct slot, and
-  // every consumed-but-unreleased position lies in that window.
-  for (std::uint64_t pos = head_; pos < head_ + slots_; ++pos) {
-    unsigned char& t = taken_[pos % slots_];
+  // every consumed-but-unreleased position lies in [head_, taken_end_),
+  // inside that window.
+  for (std::uint64_t pos = head_; pos < taken_end_; ++pos) {
+    unsigned char& t = taken_[pos & mask_];
     if (!t) continue;
     t = 0;
     // Release pairs with the producer's acquire in try_claim: our reads of

@@ -42,6 +42,7 @@ constexpr std::size_t kInlineBytes = kCacheLine - sizeof(SlotHeader);
 
 class EagerQueue {
  public:
+  // `slots` must be a power of two (std::invalid_argument otherwise).
   EagerQueue(std::size_t slots, std::size_t payload_capacity);
   EagerQueue(const EagerQueue&) = delete;
   EagerQueue& operator=(const EagerQueue&) = delete;
@@ -77,12 +78,13 @@ class EagerQueue {
     SlotHeader* s = slot(pos);
     std::uint64_t seq = s->seq.load(std::memory_order_acquire);
     *end = seq == pos;
-    return seq == pos + 1 && !taken_[pos % slots_] ? s : nullptr;
+    return seq == pos + 1 && !taken_[pos & mask_] ? s : nullptr;
   }
   // Marks the message at `pos` read. Returns true when that released slots
   // of a queue that was full, so the caller should wake the producer.
   bool consume(std::uint64_t pos) {
-    taken_[pos % slots_] = 1;
+    taken_[pos & mask_] = 1;
+    if (pos >= taken_end_) taken_end_ = pos + 1;
     if (++unreleased_ < release_batch_) return false;
     return release();
   }
@@ -108,20 +110,22 @@ class EagerQueue {
 
  private:
   SlotHeader* slot(std::uint64_t pos) const {
-    return reinterpret_cast<SlotHeader*>(memory_.get() + (pos % slots_) * stride_);
+    return reinterpret_cast<SlotHeader*>(memory_.get() + (pos & mask_) * stride_);
   }
 
   struct FreeAligned {
     void operator()(char* p) const;
   };
 
-  const std::size_t slots_;
+  const std::size_t slots_;  // a power of two
+  const std::uint64_t mask_;  // slots_ - 1: a position's slot index without a division
   const std::size_t payload_capacity_;
   const std::size_t stride_;
   std::unique_ptr<char, FreeAligned> memory_;
   alignas(kCacheLine) std::uint64_t tail_ = 0;  // producer's own position
   alignas(kCacheLine) std::uint64_t head_ = 0;  // consumer's own position
   std::size_t unreleased_ = 0;
+  std::uint64_t taken_end_ = 0;  // one past the last consumed position
   std::size_t release_batch_;
   std::unique_ptr<unsigned char[]> taken_;
 };

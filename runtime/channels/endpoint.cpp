@@ -96,6 +96,14 @@ void Endpoint::prepare_descriptor(RendezvousDescriptor* d, const void* buf, std:
   d->src_type = &type;
   d->bytes = count * type.size();
   d->sender = me_;
+  d->dst = nullptr;
+  d->dst_count = d->copy_bytes = d->chunk_bytes = d->chunks = 0;
+  d->dst_type = nullptr;
+  // Relaxed: the announcement's release store publishes the whole descriptor.
+  d->matched.store(false, std::memory_order_relaxed);
+  d->next_chunk.store(0, std::memory_order_relaxed);
+  d->chunks_done.store(0, std::memory_order_relaxed);
+  d->released.store(false, std::memory_order_relaxed);
 }
 
 bool Endpoint::queued_to(int dest) const { return !queued_[static_cast<size_t>(dest)].empty(); }
