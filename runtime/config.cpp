@@ -15,11 +15,16 @@ namespace pure {
 namespace {
 
 constexpr int kMaxRanks = 4096;
+constexpr int kMaxTaskChunks = 1 << 24;
+constexpr int kMaxHelpers = 1024;
+constexpr std::size_t kMaxReducePartition = std::size_t{1} << 30;
 
 const char* const kKnownSettings[] = {
     "PURE_RANKS",        "PURE_BIND",         "PURE_EAGER_LIMIT",
     "PURE_QUEUE_SLOTS",  "PURE_WAIT",         "PURE_DEADLOCK_TIMEOUT",
-    "PURE_ABORT_GRACE",
+    "PURE_ABORT_GRACE",  "PURE_REDUCE_PARTITION",
+    "PURE_CHUNK_POLICY", "PURE_STEAL_POLICY", "PURE_MAX_TASK_CHUNKS",
+    "PURE_HELPERS",      "PURE_STATS",
 };
 
 bool parse_long(const std::string& text, long long* out) {
@@ -70,11 +75,20 @@ void check(const Config& c, std::string* problems) {
   if (c.queue_slots < 2 || c.queue_slots > 1024 || (c.queue_slots & (c.queue_slots - 1)) != 0)
     add("PURE_QUEUE_SLOTS=" + std::to_string(c.queue_slots) +
         ": must be a power of two between 2 and 1024");
+  if (c.reduce_partition != kReducePartitionAuto && c.reduce_partition > kMaxReducePartition)
+    add("PURE_REDUCE_PARTITION=" + std::to_string(c.reduce_partition) +
+        ": must be 'auto' or between 0 (every reduction partitioned) and 1G");
   if (c.deadlock_timeout_s < 0)
     add("PURE_DEADLOCK_TIMEOUT=" + std::to_string(c.deadlock_timeout_s) +
         ": must be >= 0 seconds (0 disables the detector)");
   if (c.abort_grace_s <= 0)
     add("PURE_ABORT_GRACE=" + std::to_string(c.abort_grace_s) + ": must be > 0 seconds");
+  if (c.max_task_chunks < 1 || c.max_task_chunks > kMaxTaskChunks)
+    add("PURE_MAX_TASK_CHUNKS=" + std::to_string(c.max_task_chunks) + ": must be between 1 and " +
+        std::to_string(kMaxTaskChunks));
+  if (c.helpers < 0 || c.helpers > kMaxHelpers)
+    add("PURE_HELPERS=" + std::to_string(c.helpers) + ": must be between 0 and " +
+        std::to_string(kMaxHelpers));
 }
 
 }  // namespace
@@ -122,6 +136,13 @@ Config Config::from_env() {
     if (!parse_long(v, &n)) bad("PURE_QUEUE_SLOTS", v, "expected a power of two between 2 and 1024");
     else c.queue_slots = static_cast<int>(n);
   }
+  if (const char* v = std::getenv("PURE_REDUCE_PARTITION")) {
+    long long n = 0;
+    if (std::strcmp(v, "auto") == 0) c.reduce_partition = kReducePartitionAuto;
+    else if (!parse_bytes(v, &n))
+      bad("PURE_REDUCE_PARTITION", v, "expected 'auto' or a byte count such as 2048 or 2K");
+    else c.reduce_partition = static_cast<std::size_t>(n);
+  }
   if (const char* v = std::getenv("PURE_WAIT")) {
     if (std::strcmp(v, "auto") == 0) c.wait = WaitMode::automatic;
     else if (std::strcmp(v, "spin") == 0) c.wait = WaitMode::spin;
@@ -133,6 +154,36 @@ Config Config::from_env() {
   }
   if (const char* v = std::getenv("PURE_ABORT_GRACE")) {
     if (!parse_seconds(v, &c.abort_grace_s)) bad("PURE_ABORT_GRACE", v, "expected seconds, e.g. 5");
+  }
+  if (const char* v = std::getenv("PURE_CHUNK_POLICY")) {
+    if (std::strcmp(v, "single") == 0) c.chunk_policy = ChunkPolicy::single;
+    else if (std::strcmp(v, "guided") == 0) c.chunk_policy = ChunkPolicy::guided;
+    else bad("PURE_CHUNK_POLICY", v, "expected 'single' or 'guided'");
+  }
+  if (const char* v = std::getenv("PURE_STEAL_POLICY")) {
+    if (std::strcmp(v, "random") == 0) c.steal_policy = StealPolicy::random;
+    else if (std::strcmp(v, "numa") == 0) c.steal_policy = StealPolicy::numa;
+    else if (std::strcmp(v, "sticky") == 0) c.steal_policy = StealPolicy::sticky;
+    else bad("PURE_STEAL_POLICY", v, "expected 'random', 'numa' or 'sticky'");
+  }
+  if (const char* v = std::getenv("PURE_MAX_TASK_CHUNKS")) {
+    long long n = 0;
+    if (!parse_long(v, &n) || n < 1 || n > kMaxTaskChunks)
+      bad("PURE_MAX_TASK_CHUNKS", v, "expected a chunk count between 1 and 16777216");
+    else
+      c.max_task_chunks = static_cast<int>(n);
+  }
+  if (const char* v = std::getenv("PURE_HELPERS")) {
+    long long n = 0;
+    if (!parse_long(v, &n) || n < 0 || n > kMaxHelpers)
+      bad("PURE_HELPERS", v, "expected a thread count between 0 and 1024");
+    else
+      c.helpers = static_cast<int>(n);
+  }
+  if (const char* v = std::getenv("PURE_STATS")) {
+    if (std::strcmp(v, "1") == 0) c.stats = true;
+    else if (std::strcmp(v, "0") == 0) c.stats = false;
+    else bad("PURE_STATS", v, "expected 0 or 1");
   }
   // Range checks on what parsed; values that failed to parse were reported above.
   check(c, &problems);

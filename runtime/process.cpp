@@ -9,6 +9,7 @@
 #include "collectives/dropbox.h"
 #include "error.h"
 #include "rank.h"
+#include "sched/scheduler.h"
 #include "topology.h"
 
 namespace pure {
@@ -25,6 +26,7 @@ Process::Process(const Config& config, int ranks)
     queues_[i].store(nullptr, std::memory_order_relaxed);
   ranks_.reserve(static_cast<size_t>(ranks));
   for (int i = 0; i < ranks; ++i) ranks_.push_back(std::make_unique<Rank>(*this, i));
+  scheduler_ = std::make_unique<sched::Scheduler>(*this);
 }
 
 Process::~Process() = default;
@@ -101,11 +103,14 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
 int Process::run(const RankMain& entry, int argc, char** argv) {
   running_.store(size(), std::memory_order_relaxed);
   std::thread dog([this] { watchdog(); });
+  scheduler_->start_helpers();
   std::vector<std::thread> threads;
   threads.reserve(ranks_.size());
   for (int i = 0; i < size(); ++i)
     threads.emplace_back([this, i, &entry, argc, argv] { rank_main(i, entry, argc, argv); });
   for (auto& t : threads) t.join();
+  scheduler_->stop_helpers();
+  if (config_.stats) scheduler_->print_stats();
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
     job_done_ = true;
@@ -176,6 +181,8 @@ void Process::watchdog() {
           !r->in_wait.load(std::memory_order_acquire))
         all_waiting = false;
     }
+    // A helper running a chunk may be what the waiting ranks wait for.
+    if (scheduler_->helpers_busy()) all_waiting = false;
     if (!all_waiting || progress != last_progress) {
       last_progress = progress;
       stalled_since = now;

@@ -19,6 +19,9 @@ namespace pure {
 
 class Rank;
 class Dropbox;
+namespace sched {
+class Scheduler;
+}
 
 class Process {
  public:
@@ -49,10 +52,8 @@ class Process {
   void abort(int code, const std::string& message);
   int abort_code() const { return abort_code_.load(std::memory_order_acquire); }
 
-  // ---- scheduler hook: runs one stolen chunk, returns whether it did ----
-  using StealHook = bool (*)(Rank&);
-  void set_steal_hook(StealHook hook) { steal_hook_ = hook; }
-  StealHook steal_hook() const { return steal_hook_; }
+  // Pure Tasks: the active-task table, steal policies and helper threads.
+  sched::Scheduler& scheduler() { return *scheduler_; }
 
   // The collective state every rank's PURE_COMM_WORLD shares.
   const std::shared_ptr<Dropbox>& world_dropbox() const { return world_dropbox_; }
@@ -73,13 +74,13 @@ class Process {
   bool oversubscribed_;
   std::shared_ptr<Dropbox> world_dropbox_;
   std::vector<std::unique_ptr<Rank>> ranks_;
+  std::unique_ptr<sched::Scheduler> scheduler_;  // after ranks_: it refers to them
   std::unique_ptr<std::atomic<EagerQueue*>[]> queues_;
   std::vector<std::unique_ptr<EagerQueue>> queue_storage_;  // per (from,to) slot
   std::atomic<int> abort_code_{0};
   std::mutex abort_mutex_;
   std::string abort_message_;
   std::atomic<int> exit_code_{0};
-  StealHook steal_hook_ = nullptr;
   std::atomic<int> next_context_{16};  // 0..15 are reserved for predefined communicators
 
   // watchdog

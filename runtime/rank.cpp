@@ -3,20 +3,31 @@
 #include "collectives/dropbox.h"
 #include "collectives/rank_state.h"
 #include "process.h"
+#include "sched/scheduler.h"
 
 namespace pure {
 
 namespace {
-// The one thread_local of the runtime: which rank the calling thread is.
-thread_local Rank* t_current = nullptr;
+// The one thread_local of the runtime: which rank the calling thread is,
+// and its scheduler state (helper threads have only the latter).
+struct ThreadContext {
+  Rank* rank = nullptr;
+  sched::Worker* worker = nullptr;
+};
+thread_local ThreadContext t_current;
 
 constexpr int kHandleIndexMask = 0x00FFFFFF;
 constexpr int kHandleKindMask = ~kHandleIndexMask;
 constexpr int kFirstDerivedType = 256;
 }  // namespace
 
-Rank* Rank::current() { return t_current; }
-void Rank::set_current(Rank* rank) { t_current = rank; }
+Rank* Rank::current() { return t_current.rank; }
+void Rank::set_current(Rank* rank) {
+  t_current.rank = rank;
+  t_current.worker = rank ? &rank->process().scheduler().worker(rank->index()) : nullptr;
+}
+sched::Worker* Rank::current_worker() { return t_current.worker; }
+void Rank::set_current_worker(sched::Worker* worker) { t_current.worker = worker; }
 
 Rank::Rank(Process& process, int index)
     : process_(process), index_(index), policy_(process.backoff()) {
@@ -114,8 +125,8 @@ void Rank::free_request(Request* r) {
 bool Rank::aborted() const { return process_.aborted(); }
 
 bool Rank::steal() {
-  Process::StealHook hook = process_.steal_hook();
-  return hook != nullptr && hook(*this);
+  sched::Scheduler& scheduler = process_.scheduler();
+  return scheduler.steal(scheduler.worker(index_));
 }
 
 void Rank::enter_wait(const WaitSite& site) {

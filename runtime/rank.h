@@ -21,6 +21,9 @@ namespace pure {
 
 class Process;
 class RankCollectives;
+namespace sched {
+class Worker;
+}
 
 class Rank {
  public:
@@ -33,6 +36,11 @@ class Rank {
   // flat C layer calls this (the one thread_local of the runtime).
   static Rank* current();
   static void set_current(Rank* rank);
+  // The scheduler state of the calling thread (its rank's, or a helper
+  // thread's), or nullptr. It shares the thread_local of current();
+  // set_current sets it for rank threads.
+  static sched::Worker* current_worker();
+  static void set_current_worker(sched::Worker* worker);
 
   Process& process() { return process_; }
   int index() const { return index_; }
@@ -122,7 +130,7 @@ void Rank::wait_until(Done&& done, const WaitSite& site) {
       entered = true;
     }
     // Work-first: our own condition was checked above; only now may we run
-    // one chunk of another rank's task (the scheduler's steal hook).
+    // one chunk of another rank's task (runtime/sched).
     if (steal()) {
       round = 0;
       waits_done.store(waits_done.load(std::memory_order_relaxed) + 1,

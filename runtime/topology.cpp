@@ -35,6 +35,20 @@ Topology::Topology() : impl_(new Impl) {
   }
   hwloc_bitmap_free(allowed);
   cores_ = impl_->core_sets.empty() ? 1 : static_cast<int>(impl_->core_sets.size());
+  // hwloc 2 keeps NUMA nodes beside the CPU tree: a core belongs to the node
+  // whose cpuset contains it.
+  const int nodes = hwloc_get_nbobjs_by_type(impl_->topology, HWLOC_OBJ_NUMANODE);
+  for (hwloc_cpuset_t set : impl_->core_sets) {
+    int node = 0;
+    for (int n = 0; n < nodes; ++n) {
+      hwloc_obj_t obj = hwloc_get_obj_by_type(impl_->topology, HWLOC_OBJ_NUMANODE, n);
+      if (obj->cpuset && hwloc_bitmap_isincluded(set, obj->cpuset)) {
+        node = n;
+        break;
+      }
+    }
+    core_numa_.push_back(node);
+  }
 }
 
 Topology::~Topology() {
@@ -47,6 +61,11 @@ bool Topology::bind_current_thread(int index) const {
   if (impl_->core_sets.empty()) return false;
   const auto& set = impl_->core_sets[static_cast<size_t>(index) % impl_->core_sets.size()];
   return hwloc_set_cpubind(impl_->topology, set, HWLOC_CPUBIND_THREAD) == 0;
+}
+
+int Topology::numa_node_of_core(int index) const {
+  if (core_numa_.empty()) return 0;
+  return core_numa_[static_cast<size_t>(index) % core_numa_.size()];
 }
 
 }  // namespace pure

@@ -22,9 +22,7 @@ inline std::string rank_count_name(const testing::TestParamInfo<int>& info) {
 using Body = std::function<void(int rank, int size)>;
 
 // The job's exit code: 0 when every rank finished normally.
-inline int run_ranks(int n, const Body& body) {
-  pure::Config config;
-  config.ranks = n;
+inline int run_ranks(const pure::Config& config, const Body& body) {
   return pure::run(config, [&](int argc, char** argv) {
     if (pure_init(&argc, &argv) != PURE_SUCCESS) return 101;
     int rank = -1, size = -1;
@@ -33,6 +31,12 @@ inline int run_ranks(int n, const Body& body) {
     body(rank, size);
     return pure_finalize() == PURE_SUCCESS ? 0 : 102;
   });
+}
+
+inline int run_ranks(int n, const Body& body) {
+  pure::Config config;
+  config.ranks = n;
+  return run_ranks(config, body);
 }
 
 struct JobResult {

@@ -14,6 +14,7 @@
 #include <functional>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "collectives_harness.h"
@@ -24,7 +25,9 @@ using coll_test::run_ranks_capturing;
 
 namespace {
 
-// Counts on both sides of the inline (48 B) and partitioned (2 KiB) switches.
+// Counts on both sides of the inline (48 B) switch and of the partition
+// threshold for ranks with a core each (2 KiB); CollectivesThreshold forces either
+// path at every count.
 const int kCounts[] = {0, 1, 5, 13, 100, 600, 3001};
 
 // C's bool for PURE_C_BOOL (std::vector<bool> has no data()).
@@ -222,23 +225,25 @@ TEST_P(Collectives, BcastSizesRootsAndTypes) {
 }
 
 // Non-contiguous data in reductions: every other int of an array.
-TEST_P(Collectives, ReductionsOnStridedTypes) {
-  EXPECT_EQ(0, run_ranks(GetParam(), [](int rank, int size) {
-    for (int count : {3, 40, 1500}) {
-      PURE_Datatype every_other;
-      EXPECT_PURE_OK(pure_type_vector(count, 1, 2, PURE_INT, &every_other));
-      EXPECT_PURE_OK(pure_type_commit(&every_other));
-      std::vector<int> in(static_cast<std::size_t>(2 * count)), out(in.size(), -7);
-      for (int i = 0; i < count; ++i) in[static_cast<std::size_t>(2 * i)] = i + rank;
-      EXPECT_PURE_OK(pure_allreduce(in.data(), out.data(), 1, every_other, PURE_SUM, PURE_COMM_WORLD));
-      const int base = size * (size - 1) / 2;
-      for (int i = 0; i < count; ++i) {
-        ASSERT_EQ(out[static_cast<std::size_t>(2 * i)], i * size + base) << "count " << count;
-        ASSERT_EQ(out[static_cast<std::size_t>(2 * i + 1)], -7) << "a hole was written";
-      }
-      EXPECT_PURE_OK(pure_type_free(&every_other));
+void check_strided(int rank, int size) {
+  for (int count : {3, 40, 1500}) {
+    PURE_Datatype every_other;
+    EXPECT_PURE_OK(pure_type_vector(count, 1, 2, PURE_INT, &every_other));
+    EXPECT_PURE_OK(pure_type_commit(&every_other));
+    std::vector<int> in(static_cast<std::size_t>(2 * count)), out(in.size(), -7);
+    for (int i = 0; i < count; ++i) in[static_cast<std::size_t>(2 * i)] = i + rank;
+    EXPECT_PURE_OK(pure_allreduce(in.data(), out.data(), 1, every_other, PURE_SUM, PURE_COMM_WORLD));
+    const int base = size * (size - 1) / 2;
+    for (int i = 0; i < count; ++i) {
+      ASSERT_EQ(out[static_cast<std::size_t>(2 * i)], i * size + base) << "count " << count;
+      ASSERT_EQ(out[static_cast<std::size_t>(2 * i + 1)], -7) << "a hole was written";
     }
-  }));
+    EXPECT_PURE_OK(pure_type_free(&every_other));
+  }
+}
+
+TEST_P(Collectives, ReductionsOnStridedTypes) {
+  EXPECT_EQ(0, run_ranks(GetParam(), check_strided));
 }
 
 template <class V>
@@ -280,6 +285,41 @@ TEST_P(Collectives, MinlocMaxlocOnPairTypes) {
       check_loc<int>(rank, size, PURE_2INT, count);
       check_loc<short>(rank, size, PURE_SHORT_INT, count);
       check_loc<long>(rank, size, PURE_LONG_INT, count);
+    }
+  }));
+}
+
+// PURE_REDUCE_PARTITION at its extremes: 0 sends every reduction through the
+// partitioned reducer (0 and 1 items included, so most members get an empty
+// slice), 1G sends every one through the leader. Both must give the results
+// the default mix gives. (With the default, ranks that share cores, as on a
+// small CI machine, partition only from 128 KiB, so this is also where the
+// other tests' sizes meet the partitioned reducer at more than 2 ranks.)
+class CollectivesThreshold : public testing::TestWithParam<std::tuple<int, std::size_t>> {};
+INSTANTIATE_TEST_SUITE_P(
+    Extremes, CollectivesThreshold,
+    testing::Combine(testing::Values(3, 8), testing::Values(std::size_t{0}, std::size_t{1} << 30)),
+    [](const testing::TestParamInfo<std::tuple<int, std::size_t>>& info) {
+      return "ranks" + std::to_string(std::get<0>(info.param)) +
+             (std::get<1>(info.param) == 0 ? "_always_partitioned" : "_always_combined");
+    });
+
+TEST_P(CollectivesThreshold, AllreduceAndReduce) {
+  pure::Config config;
+  config.ranks = std::get<0>(GetParam());
+  config.reduce_partition = std::get<1>(GetParam());
+  EXPECT_EQ(0, run_ranks(config, [](int rank, int size) {
+    for (PURE_Op op : {PURE_SUM, PURE_PROD, PURE_MAX, PURE_MIN}) {
+      check_reductions<double>(rank, size, op, "double");
+      check_reductions<int>(rank, size, op, "int");
+    }
+    check_reductions<short>(rank, size, PURE_SUM, "short");
+    check_reductions<std::uint8_t>(rank, size, PURE_BXOR, "uint8");
+    check_reductions<Bool>(rank, size, PURE_LOR, "bool");
+    check_strided(rank, size);
+    for (int count : {1, 3, 200, 1000}) {
+      check_loc<double>(rank, size, PURE_DOUBLE_INT, count);
+      check_loc<short>(rank, size, PURE_SHORT_INT, count);
     }
   }));
 }

@@ -446,6 +446,7 @@ TEST(Config, ValidSettingsAreRead) {
   setenv("PURE_WAIT", "park", 1);
   setenv("PURE_DEADLOCK_TIMEOUT", "0.5", 1);
   setenv("PURE_ABORT_GRACE", "2", 1);
+  setenv("PURE_REDUCE_PARTITION", "4K", 1);
   const pure::Config c = pure::Config::from_env();
   EXPECT_EQ(c.ranks, 3);
   EXPECT_EQ(c.bind, pure::Bind::none);
@@ -454,6 +455,7 @@ TEST(Config, ValidSettingsAreRead) {
   EXPECT_EQ(c.wait, pure::WaitMode::park);
   EXPECT_EQ(c.deadlock_timeout_s, 0.5);
   EXPECT_EQ(c.abort_grace_s, 2.0);
+  EXPECT_EQ(c.reduce_partition, 4096u);
 }
 
 TEST(Config, DefaultsWithoutSettings) {
@@ -463,6 +465,7 @@ TEST(Config, DefaultsWithoutSettings) {
   EXPECT_EQ(c.bind, pure::Bind::core);
   EXPECT_EQ(c.eager_limit, 8192u);
   EXPECT_EQ(c.queue_slots, 16);
+  EXPECT_EQ(c.reduce_partition, pure::kReducePartitionAuto);
 }
 
 TEST(Config, EveryBadValueIsNamed) {
@@ -472,11 +475,12 @@ TEST(Config, EveryBadValueIsNamed) {
   setenv("PURE_EAGER_LIMIT", "12Q", 1);
   setenv("PURE_FOO", "1", 1);
   setenv("PURE_WAIT", "sometimes", 1);
+  setenv("PURE_REDUCE_PARTITION", "-1", 1);
   const std::string err = config_error();
   EXPECT_TRUE(mentions(err, {"PURE_RANKS=abc", "PURE_BIND=socket", "PURE_EAGER_LIMIT=12Q",
-                             "PURE_FOO", "PURE_WAIT=sometimes"}));
+                             "PURE_FOO", "PURE_WAIT=sometimes", "PURE_REDUCE_PARTITION=-1"}));
   // One line per bad value.
-  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 5) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 6) << err;
 }
 
 TEST(Config, OutOfRangeValuesAreNamed) {
@@ -486,9 +490,23 @@ TEST(Config, OutOfRangeValuesAreNamed) {
   setenv("PURE_QUEUE_SLOTS", "1", 1);
   setenv("PURE_DEADLOCK_TIMEOUT", "-1", 1);
   setenv("PURE_ABORT_GRACE", "0", 1);
+  setenv("PURE_REDUCE_PARTITION", "2G", 1);
   const std::string err = config_error();
   EXPECT_TRUE(mentions(err, {"PURE_RANKS=0", "PURE_EAGER_LIMIT=32", "PURE_QUEUE_SLOTS=1",
-                             "PURE_DEADLOCK_TIMEOUT=", "PURE_ABORT_GRACE="}));
+                             "PURE_DEADLOCK_TIMEOUT=", "PURE_ABORT_GRACE=",
+                             "PURE_REDUCE_PARTITION=2147483648"}));
+}
+
+TEST(Config, ReducePartitionIsAutoOrZeroToOneG) {
+  CleanPureEnvironment clean;
+  setenv("PURE_REDUCE_PARTITION", "auto", 1);
+  EXPECT_EQ(pure::Config::from_env().reduce_partition, pure::kReducePartitionAuto);
+  setenv("PURE_REDUCE_PARTITION", "0", 1);
+  EXPECT_EQ(pure::Config::from_env().reduce_partition, 0u);
+  setenv("PURE_REDUCE_PARTITION", "1G", 1);
+  EXPECT_EQ(pure::Config::from_env().reduce_partition, std::size_t{1} << 30);
+  setenv("PURE_REDUCE_PARTITION", "1025M", 1);
+  EXPECT_TRUE(mentions(config_error(), {"PURE_REDUCE_PARTITION="}));
 }
 
 TEST(Config, RanksMustBeANumberInRange) {

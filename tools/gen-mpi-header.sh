@@ -24,9 +24,10 @@ gen() {
 #include "pure/pure.h"
 
 HEAD
-  # functions: pure_comm_rank -> MPI_Comm_rank (paper aliases and pure_main excluded)
+  # functions: pure_comm_rank -> MPI_Comm_rank (paper aliases, pure_main and
+  # the task API, which MPI has no counterpart for, excluded)
   code | grep -oE '\bpure_[a-z0-9_]+\(' | tr -d '(' | sort -u |
-    grep -vE '^pure_(main|send_msg|recv_msg)$' |
+    grep -vE '^pure_(main|send_msg|recv_msg|task_.*)$' |
     while read -r f; do
       rest=${f#pure_}
       printf '#define MPI_%s %s\n' "${rest^}" "$f"
@@ -34,7 +35,7 @@ HEAD
   echo
   # constants and types: PURE_FOO -> MPI_FOO (internal helpers excluded)
   code | grep -oE '\bPURE_[A-Za-z0-9_]+' | sort -u |
-    grep -vE '^PURE_(PURE_H|DT_|HANDLE_KIND_)' |
+    grep -vE '^PURE_(PURE_H|DT_|HANDLE_KIND_|TASK_|Task_|Chunk_)' |
     while read -r c; do
       printf '#define MPI_%s %s\n' "${c#PURE_}" "$c"
     done

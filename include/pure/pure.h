@@ -362,6 +362,45 @@ int pure_unpack(const void* inbuf, int insize, int* position, void* outbuf, int 
                 PURE_Datatype datatype, PURE_Comm comm);
 int pure_pack_size(int incount, PURE_Datatype datatype, PURE_Comm comm, int* size);
 
+/* ---- Pure Tasks ------------------------------------------------------------------
+ * A task is a function run over chunks 0 .. chunks-1. pure_task_execute
+ * publishes it so that ranks of this process waiting in any blocking call
+ * (and helper threads, PURE_HELPERS) run some chunks; the caller runs the
+ * rest and returns once every chunk has run exactly once. Each call of `fn`
+ * gets an inclusive range [start, end] of chunk ids: one chunk, or several
+ * consecutive ones under PURE_CHUNK_POLICY=guided. `args` is passed through
+ * unchanged, `context` too. Chunks run concurrently on other threads (a
+ * stolen chunk runs on another rank's thread or on a helper), so they must
+ * not call Pure communication functions. Called inside a chunk, or on a rank
+ * alone in its process without helpers, the task runs serially on the
+ * calling thread, as one call over all chunks. */
+typedef int64_t PURE_Chunk_id;
+typedef void PURE_Task_function(PURE_Chunk_id start, PURE_Chunk_id end, void* args,
+                                void* context);
+/* `chunks` <= 0 asks for the default, PURE_MAX_TASK_CHUNKS; larger requests
+ * are capped at it. */
+int pure_task_execute(PURE_Task_function* fn, void* context, PURE_Chunk_id chunks, void* args);
+/* Inside a chunk: the element range [*lo, *hi] (inclusive; *hi = *lo - 1 when
+ * empty) of n elements that chunks [start, end] of the running task cover.
+ * Over all chunks the ranges cover 0 .. n-1 exactly once, in order. The
+ * aligned variant puts every boundary on a cache line (relative to element 0)
+ * for elements of elem_size bytes. PURE_ERR_OTHER outside a chunk,
+ * PURE_ERR_ARG for an invalid range; no error handler is called. */
+int pure_task_idx_range(int64_t n, PURE_Chunk_id start, PURE_Chunk_id end, int64_t* lo,
+                        int64_t* hi);
+int pure_task_aligned_idx_range(int64_t n, size_t elem_size, PURE_Chunk_id start,
+                                PURE_Chunk_id end, int64_t* lo, int64_t* hi);
+
+/* Scheduler counters of one rank of this process, or of all helper threads
+ * together (rank PURE_TASK_HELPERS). Read while the job runs. */
+#define PURE_TASK_HELPERS (-1)
+typedef struct PURE_Task_stats {
+  long long tasks;         /* tasks this rank executed (nested ones included) */
+  long long own_chunks;    /* chunks of its own tasks it ran itself */
+  long long stolen_chunks; /* chunks of other ranks' tasks it ran while waiting */
+} PURE_Task_stats;
+int pure_task_get_stats(int rank, PURE_Task_stats* stats);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -20,16 +20,37 @@ enum class Bind { core, none };
 // its own and spins briefly, yields, then parks when ranks outnumber cores.
 enum class WaitMode { automatic, spin, park };
 
+// Pure Tasks (runtime/sched). How many chunks one claim takes: always one, or
+// guided self-scheduling (a claim takes ceil(remaining / workers) chunks, so
+// claims shrink as the task drains).
+enum class ChunkPolicy { single, guided };
+// Where a waiting rank looks for a chunk first: at a random rank, at ranks on
+// its own NUMA node, or at the rank it last stole from (then at random).
+enum class StealPolicy { random, numa, sticky };
+
+// Config::reduce_partition's default, PURE_REDUCE_PARTITION=auto: the runtime
+// uses the threshold measured for how the job's ranks share cores.
+inline constexpr std::size_t kReducePartitionAuto = ~std::size_t{0};
+
 struct Config {
   int ranks = 0;                     // PURE_RANKS; 0 = cores in the process's cpuset
   Bind bind = Bind::core;            // PURE_BIND = core | none
   std::size_t eager_limit = 8192;    // PURE_EAGER_LIMIT bytes (K/M suffix allowed)
   int queue_slots = 16;              // PURE_QUEUE_SLOTS per sender-receiver pair
+  std::size_t reduce_partition = kReducePartitionAuto;  // PURE_REDUCE_PARTITION = auto or
+                                     // bytes (K/M suffix allowed): reductions from this size
+                                     // on are partitioned, smaller ones leader-combined
   WaitMode wait = WaitMode::automatic;  // PURE_WAIT = auto | spin | park
   double deadlock_timeout_s = 10.0;  // PURE_DEADLOCK_TIMEOUT; 0 disables the detector
   double abort_grace_s = 5.0;        // PURE_ABORT_GRACE: after an abort, how long
                                      // running ranks get to notice before the
                                      // process exits on its own
+  ChunkPolicy chunk_policy = ChunkPolicy::single;  // PURE_CHUNK_POLICY = single | guided
+  StealPolicy steal_policy = StealPolicy::random;  // PURE_STEAL_POLICY = random | numa | sticky
+  int max_task_chunks = 128;         // PURE_MAX_TASK_CHUNKS: chunks per task (and the
+                                     // cap on a count a task asks for itself)
+  int helpers = 0;                   // PURE_HELPERS: extra threads that only steal chunks
+  bool stats = false;                // PURE_STATS = 0 | 1: per-rank counters at exit
 
   // Reads and validates every PURE_* variable. Throws ConfigError whose
   // message has one line per bad value (including unknown PURE_* names).

@@ -17,6 +17,13 @@ namespace pure::coll {
 
 namespace {
 
+// From this many bytes on, bcast readers copy straight from the root's buffer
+// (one copy, but the root stays until a closing barrier); below it the root
+// copies into a double-buffered result and leaves at once. This is not the
+// reductions' PURE_REDUCE_PARTITION: it trades a copy against a wait, and
+// keeps the 2 KiB the two shared before that one was measured.
+constexpr std::size_t kBcastDirectBytes = 2048;
+
 const char* at(const void* base, long long displ, const Datatype& type) {
   return static_cast<const char*>(base) + displ * type.extent();
 }
@@ -85,7 +92,7 @@ void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t coun
     return;
   }
 
-  if (bytes < kPartitionBytes) {
+  if (bytes < kBcastDirectBytes) {
     r.arrive(root);
     if (is_root) {
       // Every member arrived at this round, so every reader of the same

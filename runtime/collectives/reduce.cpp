@@ -11,12 +11,15 @@
 // * two members, predefined op, contiguous data that fits a line: each
 //   publishes its data inline and reads the other's line, so the whole
 //   collective is one cache-line transfer each way;
-// * below kPartitionBytes, or any user op: flat combining, the writer (the
-//   root, or the leader for allreduce) folds everything; allreduce results go
-//   to the release line or a result buffer that members copy out;
-// * from kPartitionBytes on: the partitioned reducer. Every member folds one
+// * below the partition threshold (partition_threshold below), or any user
+//   op: flat combining, the writer (the root, or the leader for allreduce)
+//   folds everything; allreduce results go to the release line or a result
+//   buffer that members copy out;
+// * from the threshold on: the partitioned reducer. Every member folds one
 //   cache-line-aligned slice of all inputs, straight from the others'
-//   buffers, and writes it into every output (allreduce) or the root's.
+//   buffers, and writes it into every output (allreduce) or the root's. It
+//   costs a second round (the closing barrier) and saves the writer's
+//   serial fold and the members' copy-out.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -32,6 +35,28 @@ namespace {
 
 // Items per chunk of the partitioned reducer: the accumulator stays in L1.
 constexpr std::size_t kChunkBytes = 8192;
+
+// PURE_REDUCE_PARTITION=auto, measured with tools/bench.sh coll --threshold
+// (allreduce of doubles, every size partitioned against every size combined,
+// 64 B to 256 KiB) on a 2-core machine. With a core per rank (2 ranks) the
+// partitioned reducer's extra round is one cache-line exchange and it wins
+// from 2 KiB on (1 KiB: 0.25 us partitioned, 0.21 us combined; 2 KiB: 0.26
+// against 0.28; 4 KiB: 0.29 against 0.50). With ranks sharing cores (8 on 2)
+// every round costs context switches, about 14 us, and the partitioned
+// reducer's second round outweighs the shared fold up to 64 KiB (40 against
+// 34 us); from 128 KiB on it wins (51 against 52, at 256 KiB 79 against 93).
+// More than 2 ranks on cores of their own could not be measured there; they
+// get the own-core value.
+constexpr std::size_t kPartitionOwnCores = 2048;
+constexpr std::size_t kPartitionSharedCores = 128 << 10;
+
+// The same on every member: they share the Process and its Config.
+std::size_t partition_threshold(Rank& rank) {
+  Process& process = rank.process();
+  const std::size_t configured = process.config().reduce_partition;
+  if (configured != kReducePartitionAuto) return configured;
+  return process.oversubscribed() ? kPartitionSharedCores : kPartitionOwnCores;
+}
 
 // acc (a view of n items) = ins[hi] op ... op ins[lo] over items [first, first+n).
 void fold(const Reduction& red, const void* const* ins, int lo, int hi, std::size_t first,
@@ -184,7 +209,7 @@ void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
   }
   if (comm.size() == 2 && !red.user() && !red.packed() && red.bytes() <= kPayloadBytes) {
     two_inline(rank, comm, a, red, root);
-  } else if (!red.user() && red.bytes() >= kPartitionBytes) {
+  } else if (!red.user() && red.bytes() >= partition_threshold(rank)) {
     partitioned(rank, comm, a, red, root);
   } else {
     flat_combining(rank, comm, a, red, root);

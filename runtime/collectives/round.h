@@ -17,11 +17,6 @@
 
 namespace pure::coll {
 
-// Below this many bytes a reduction or bcast goes through the leader (flat
-// combining); from it on, every member works on a slice of the data. Chosen
-// from the paper's description (about 2 KiB), not measured on this machine.
-constexpr std::size_t kPartitionBytes = 2048;
-
 class Round {
  public:
   static constexpr int kNobody = -1;

@@ -1,0 +1,210 @@
+#include "sched/scheduler.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "error.h"
+#include "process.h"
+#include "rank.h"
+#include "sched/helpers.h"
+#include "topology.h"
+
+namespace pure::sched {
+
+Scheduler::Scheduler(Process& process)
+    : process_(process), config_(process.config()), ranks_(process.size()),
+      slots_(new Slot[static_cast<size_t>(process.size())]) {
+  const Topology& topology = Topology::get();
+  const bool pinned = config_.bind == Bind::core;
+  // Rank i runs on core i % cores when pinned (Process::rank_main); its NUMA
+  // node is that core's. Unpinned ranks may run anywhere: one group.
+  for (int i = 0; i < ranks_; ++i) {
+    const int node = pinned ? topology.numa_node_of_core(i) : 0;
+    workers_.push_back(std::make_unique<Worker>(*this, i, &process.rank(i), node));
+    if (static_cast<int>(ranks_by_node_.size()) <= node) ranks_by_node_.resize(node + 1);
+    ranks_by_node_[static_cast<size_t>(node)].push_back(i);
+  }
+  // Helpers take the cores the ranks leave free, if any.
+  std::vector<Worker*> helper_workers;
+  std::vector<int> helper_cores;
+  for (int h = 0; h < config_.helpers; ++h) {
+    const int core = ranks_ + h;
+    const bool free_core = pinned && core < topology.cores();
+    workers_.push_back(std::make_unique<Worker>(*this, ranks_ + h, nullptr,
+                                                free_core ? topology.numa_node_of_core(core) : -1));
+    helper_workers.push_back(workers_.back().get());
+    helper_cores.push_back(free_core ? core : -1);
+  }
+  const bool crowded = ranks_ + config_.helpers > topology.cores();
+  helpers_ = std::make_unique<HelperThreads>(*this, std::move(helper_workers),
+                                             std::move(helper_cores),
+                                             BackoffPolicy::for_mode(config_.wait, crowded));
+}
+
+Scheduler::~Scheduler() = default;
+
+void Scheduler::start_helpers() { helpers_->start(); }
+void Scheduler::stop_helpers() { helpers_->stop(); }
+bool Scheduler::helpers_busy() const { return helpers_->busy(); }
+
+PURE_Task_stats Scheduler::helper_stats() const {
+  PURE_Task_stats sum{0, 0, 0};
+  for (size_t i = static_cast<size_t>(ranks_); i < workers_.size(); ++i) {
+    const PURE_Task_stats s = workers_[i]->stats();
+    sum.tasks += s.tasks;
+    sum.own_chunks += s.own_chunks;
+    sum.stolen_chunks += s.stolen_chunks;
+  }
+  return sum;
+}
+
+void Scheduler::print_stats() const {
+  for (int i = 0; i < ranks_; ++i) {
+    const PURE_Task_stats s = workers_[static_cast<size_t>(i)]->stats();
+    std::fprintf(stderr, "pure: stats: rank %d: %lld tasks, %lld own chunks, %lld stolen chunks\n",
+                 i, s.tasks, s.own_chunks, s.stolen_chunks);
+  }
+  if (config_.helpers > 0) {
+    std::fprintf(stderr, "pure: stats: %d helper thread(s): %lld stolen chunks\n",
+                 config_.helpers, helper_stats().stolen_chunks);
+  }
+  std::fflush(stderr);
+}
+
+void Scheduler::run_serial(Worker& worker, const TaskBody& body, std::int64_t chunks) {
+  Worker::ChunkScope scope(worker, chunks);
+  body.run(body.body, 0, chunks - 1, body.args, body.has_args);
+  worker.count_own(chunks);
+}
+
+void Scheduler::execute(Worker& worker, const TaskBody& body, std::int64_t requested) {
+  const std::int64_t max = config_.max_task_chunks;
+  const std::int64_t chunks = requested <= 0 ? max : std::min(requested, max);
+  if (worker.rank() != nullptr) worker.count_task();
+  // Nested, on a helper, nobody to share with, or nothing to share: no slot
+  // to publish in (or no one to read it), so run here. A nested task never
+  // waits for others, so a chunk can never wait on itself.
+  if (worker.in_chunk() || worker.rank() == nullptr || ranks_ + config_.helpers == 1 ||
+      chunks == 1) {
+    run_serial(worker, body, chunks);
+    return;
+  }
+  Rank& rank = *worker.rank();
+  const int self = rank.index();
+  Task task(body, chunks, ranks_ + config_.helpers, config_.chunk_policy);
+  Slot& slot = slots_[static_cast<size_t>(self)];
+  // Counted before it is visible, so that a thief that sees the slot also
+  // passes the quick active_ check (a hint only: relaxed).
+  active_.fetch_add(1, std::memory_order_relaxed);
+  // seq_cst: pairs with the thieves' pin-then-load (see the header).
+  slot.task.store(&task, std::memory_order_seq_cst);
+  // Ranks parked in a wait loop, and parked helpers, would otherwise only
+  // see the task when their park times out.
+  for (int r = 0; r < ranks_; ++r)
+    if (r != self) process_.rank(r).parker().notify();
+  helpers_->notify_all();
+
+  // Work: claim and run until nothing is left to claim.
+  std::int64_t start = 0;
+  std::int64_t end = 0;
+  while (task.claim(&start, &end)) {
+    if (process_.aborted()) task.fail(std::make_exception_ptr(JobAborted{}));
+    if (task.run(worker, start, end)) worker.count_own(end - start + 1);
+  }
+
+  // Unpublish, then wait until the chunks that thieves claimed have
+  // completed and no thief can still hold the pointer.
+  slot.task.store(nullptr, std::memory_order_seq_cst);
+  active_.fetch_sub(1, std::memory_order_relaxed);
+  auto settled = [&] {
+    return task.finished() && slot.pins.load(std::memory_order_seq_cst) == 0;
+  };
+  if (!settled()) {
+    try {
+      rank.wait_until(settled, WaitSite{"pure_task_execute", -1, -1});
+    } catch (...) {
+      // The job is ending (JobAborted, or an error in this rank's progress),
+      // but stolen chunks still run user code that uses this stack frame: it
+      // must not unwind before they are done.
+      while (!settled()) sched_yield();
+      throw;
+    }
+  }
+  if (std::exception_ptr error = task.error()) std::rethrow_exception(error);
+}
+
+bool Scheduler::steal_slow(Worker& thief) {
+  if (config_.steal_policy == StealPolicy::sticky && thief.last_victim >= 0 &&
+      try_steal(thief, thief.last_victim))
+    return true;
+  if (config_.steal_policy != StealPolicy::numa || thief.numa_node() < 0 ||
+      ranks_by_node_.size() < 2)
+    return scan_all(thief);
+  // NUMA-aware: the thief's own node first, then the others in turn.
+  const size_t nodes = ranks_by_node_.size();
+  const size_t own = static_cast<size_t>(thief.numa_node());
+  for (size_t k = 0; k < nodes; ++k)
+    if (scan(thief, ranks_by_node_[(own + k) % nodes])) return true;
+  return false;
+}
+
+// Every other rank once, from a random one on.
+bool Scheduler::scan_all(Worker& thief) {
+  const int start = static_cast<int>(thief.next_random() % static_cast<std::uint64_t>(ranks_));
+  for (int i = 0; i < ranks_; ++i) {
+    int victim = start + i;
+    if (victim >= ranks_) victim -= ranks_;
+    if (victim != thief.id() && try_steal(thief, victim)) return true;
+  }
+  return false;
+}
+
+bool Scheduler::scan(Worker& thief, const std::vector<int>& victims) {
+  const size_t n = victims.size();
+  if (n == 0) return false;
+  const size_t start = static_cast<size_t>(thief.next_random() % n);
+  for (size_t i = 0; i < n; ++i) {
+    const int victim = victims[(start + i) % n];
+    if (victim != thief.id() && try_steal(thief, victim)) return true;
+  }
+  return false;
+}
+
+bool Scheduler::try_steal(Worker& thief, int victim) {
+  Slot& slot = slots_[static_cast<size_t>(victim)];
+  // A plain load first: probing an empty slot must not write its line.
+  if (slot.task.load(std::memory_order_relaxed) == nullptr) return false;
+  slot.pins.fetch_add(1, std::memory_order_seq_cst);
+  Task* task = slot.task.load(std::memory_order_seq_cst);
+  bool ran = false;
+  if (task != nullptr) {
+    std::int64_t start = 0;
+    std::int64_t end = 0;
+    if (task->claim(&start, &end)) {
+      // Running a chunk is work, not waiting: the deadlock watchdog must not
+      // count this rank (or helper) as blocked meanwhile.
+      Rank* rank = thief.rank();
+      if (rank) rank->in_wait.store(false, std::memory_order_relaxed);
+      else thief.set_busy(true);
+      task->run(thief, start, end);
+      if (rank) rank->in_wait.store(true, std::memory_order_release);
+      else thief.set_busy(false);
+      thief.count_stolen(end - start + 1);
+      thief.last_victim = victim;
+      ran = true;
+    } else {
+      // Every chunk is handed out: take it out of the table so that other
+      // thieves stop pinning it. Safe while pinned: the owner cannot have
+      // returned, so the slot cannot hold a newer task yet.
+      slot.task.compare_exchange_strong(task, nullptr, std::memory_order_seq_cst);
+    }
+  }
+  slot.pins.fetch_sub(1, std::memory_order_seq_cst);
+  // The owner may be parked waiting for this chunk or this unpin.
+  process_.rank(victim).parker().notify();
+  return ran;
+}
+
+}  // namespace pure::sched
