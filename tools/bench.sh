@@ -4,6 +4,9 @@
 #
 #   tools/bench.sh p2p [--quick] [--rounds N]   Pure vs Open MPI, ping-pong latency
 #                                               and windowed bandwidth, 1 B .. 4 MiB
+#   tools/bench.sh coll [--quick] [--rounds N]  Pure vs Open MPI collectives at 2 ranks
+#                                               and at 8 ranks on 2 cores
+#   tools/bench.sh coll --threshold [...]       Pure allreduce, partitioned vs combined
 #   tools/bench.sh queue [--quick]              the eager queue vs Boost.Lockfree
 #
 # Adding a suite: write cmd_<name> and list it in usage().
@@ -22,6 +25,16 @@ suites:
   p2p [--quick] [--rounds N]  ping-pong latency and windowed bandwidth, 1 B to 4 MiB:
                               Pure (2 rank threads) against Open MPI (2 processes,
                               mpirun --bind-to core), alternating within one run
+  coll [--quick] [--rounds N] allreduce (8 B to 1 MiB), barrier, bcast, reduce and
+                              alltoall: Pure against Open MPI, alternating within one
+                              run, at 2 ranks (one per core; mpirun --bind-to core)
+                              and at 8 ranks on 2 cores (mpirun --oversubscribe
+                              --bind-to none)
+  coll --threshold [--quick] [--rounds N]
+                              Pure allreduce 64 B to 256 KiB with every reduction
+                              partitioned (PURE_REDUCE_PARTITION=0) and with none
+                              (=1G), at 2 and 8 ranks: where the partitioned
+                              reducer starts to win, and the threshold to choose
   queue [--quick]             eager-queue micro-benchmarks against
                               boost::lockfree::spsc_queue
 
@@ -37,12 +50,17 @@ die() {
   exit 1
 }
 
+# The Release tree with the benchmarks in it (a tree configured without them,
+# e.g. by a test-only setup, gets them switched on).
 build_release() {
   echo "bench: building Release in $build" >&2
-  pure_build_release
+  if ! pure_build_step "" cmake -S "$pure_root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+    -DPURE_BUILD_BENCH=ON || ! pure_build_step "" cmake --build "$build" -j2; then
+    die "the Release build failed"
+  fi
 }
 
-# ----------------------------------------------------------------- p2p
+# ------------------------------------------- Open MPI, shared by p2p and coll
 
 # Open MPI refuses root unless told; benchmark containers often run as root.
 if [ "$(id -u)" -eq 0 ]; then
@@ -56,7 +74,8 @@ ompi_transport=
 # when it finishes cleanly and every size up to 1 MiB (single-copy territory)
 # reported.
 ompi_probe() {
-  local log=$results/p2p/probe.log
+  local log=$results/ompi-probe.log
+  mkdir -p "$results"
   timeout 120 mpirun -np 2 --bind-to core "$@" "$build/bench/bench_p2p_mpi" \
     --quick --batches 1 --max-bytes 1048576 >"$log" 2>&1 &&
     grep -q '^bw 1048576 ' "$log" &&
@@ -79,13 +98,13 @@ pick_ompi_transport() {
     return
   fi
   echo "bench: Open MPI with CMA single copy failed here; retrying without it:" >&2
-  sed 's/^/  /' "$results/p2p/probe.log" | tail -n 5 >&2
+  sed 's/^/  /' "$results/ompi-probe.log" | tail -n 5 >&2
   ompi_args+=(--mca btl_vader_single_copy_mechanism none)
   if ompi_probe "${ompi_args[@]}"; then
     ompi_transport="ob1 + vader shared memory, no single copy (CMA refused here)"
     return
   fi
-  cat "$results/p2p/probe.log" >&2
+  cat "$results/ompi-probe.log" >&2
   die "Open MPI cannot run 2 processes here (see the output above)"
 }
 
@@ -93,6 +112,13 @@ pick_ompi_transport() {
 ompi_env_note() {
   local vars
   vars=$(env | grep -o '^OMPI_MCA_[A-Za-z0-9_]*' | tr '\n' ' ')
+  [ -z "$vars" ] || echo " (and from the environment: ${vars% })"
+}
+
+# Says which PURE_* variables also shape the Pure runs, if any.
+pure_env_note() {
+  local vars
+  vars=$(env | grep -o '^PURE_[A-Za-z0-9_]*' | tr '\n' ' ')
   [ -z "$vars" ] || echo " (and from the environment: ${vars% })"
 }
 
@@ -105,6 +131,8 @@ run_logged() {
     die "failed: $*"
   fi
 }
+
+# ----------------------------------------------------------------- p2p
 
 # Best per size over the rounds: minimum latency, maximum bandwidth. Prints
 # the two tables and the issue's targets.
@@ -189,6 +217,269 @@ cmd_p2p() {
   echo "(raw output of every run: $dir)"
 }
 
+# ----------------------------------------------------------------- coll
+
+# How each implementation runs N ranks (sets pure_opts and mpi_opts). 2 ranks:
+# one per core, both bound. More ranks than the 2 cores: Pure with its
+# defaults (ranks pinned round-robin; a blocked rank spins, yields, then
+# parks) and Open MPI oversubscribed and unbound, which is where Open MPI
+# turns mpi_yield_when_idle on by itself (bench_coll prints what it got).
+coll_launch() {
+  if [ "$1" -le "$(nproc)" ]; then
+    pure_opts=(-n "$1" --bind core)
+    mpi_opts=(-np "$1" --bind-to core)
+  else
+    pure_opts=(-n "$1")
+    mpi_opts=(-np "$1" --oversubscribe --bind-to none)
+  fi
+}
+
+# Best (minimum) time per measurement over the rounds; one table per rank
+# count, then the issue's targets.
+coll_report() {
+  local dir=$1 rounds=$2
+  awk -v rounds="$rounds" -v cores="$(nproc)" -v transport="$ompi_transport" \
+    -v ompi="$(mpirun --version 2>/dev/null | head -n 1)" -v pure_env="$(pure_env_note)" '
+    function label(b) {
+      if (b >= 1048576) return (b / 1048576) " MiB"
+      if (b >= 1024) return (b / 1024) " KiB"
+      return b " B"
+    }
+    function size_label(op, b) {
+      if (op == "barrier") return "-"
+      return label(b) (op == "alltoall" ? "/pair" : "")
+    }
+    function target(n, op, b, goal, text,   p, m) {
+      p = best[n, "pure", op, b]; m = best[n, "mpi", op, b]
+      if (p == "" || m == "" || p <= 0) return
+      printf "Target, %d ranks: %s: Pure %.3f us, Open MPI %.3f us, %.2fx -> %s\n",
+             n, text, p, m, m / p, (m / p >= goal ? "met" : "NOT met")
+    }
+    FNR == 1 {
+      f = FILENAME; sub(/.*\//, "", f); split(f, part, ".")  # pure.<ranks>.<round>
+      impl = part[1]; n = part[2] + 0
+      if (!(n in seen_n)) { seen_n[n] = 1; ns[nn++] = n; rows[n] = 0 }
+    }
+    /^# open mpi: mpi_yield_when_idle / { yield[n] = $NF }
+    /^[a-z]+ [0-9]+ [0-9.]+$/ {
+      key = n SUBSEP impl SUBSEP $1 SUBSEP $2
+      if (!(key in best) || $3 + 0 < best[key]) best[key] = $3 + 0
+      if (!((n, $1, $2) in seen_row)) { seen_row[n, $1, $2] = 1; row_op[n, rows[n]] = $1; row_b[n, rows[n]++] = $2 + 0 }
+    }
+    END {
+      for (i = 1; i < nn; ++i)
+        for (j = i; j > 0 && ns[j - 1] > ns[j]; --j) { t = ns[j]; ns[j] = ns[j - 1]; ns[j - 1] = t }
+      printf "Collectives over MPI_COMM_WORLD. Pure: rank threads in one process%s.\n", pure_env
+      printf "Open MPI: %s, processes, %s.\n", ompi, transport
+      printf "Time of one call (us): the mean over a batch of back-to-back calls on the slowest rank,\n"
+      printf "the minimum over batches, the best of %d alternating rounds. Ratio = Open MPI / Pure,\n", rounds
+      printf "> 1 means Pure is faster. Load average (1, 5, 15 min) %s; %d cores.\n", ENVIRON["load"], cores
+      printf "Other work on the cores makes timings noisy.\n"
+      for (i = 0; i < nn; ++i) {
+        n = ns[i]
+        if (n <= cores)
+          printf "\n%d ranks, one per core. Pure: purerun -n %d --bind core. Open MPI: mpirun -np %d --bind-to core", n, n, n
+        else
+          printf "\n%d ranks on %d cores. Pure: purerun -n %d (pinned round-robin, spin-yield-park waiting).\nOpen MPI: mpirun -np %d --oversubscribe --bind-to none", n, cores, n, n
+        printf " (mpi_yield_when_idle %s).\n", (n in yield ? yield[n] : "?")
+        printf "| %-9s | %10s | %10s | %10s | %8s |\n", "op", "size", "Pure", "Open MPI", "ratio"
+        for (k = 0; k < rows[n]; ++k) {
+          op = row_op[n, k]; b = row_b[n, k]; p = best[n, "pure", op, b]; m = best[n, "mpi", op, b]
+          printf "| %-9s | %10s | %10.3f | %10.3f | %7.2fx |\n", op, size_label(op, b), p, m, (p > 0 ? m / p : 0)
+        }
+      }
+      printf "\n"
+      for (i = 0; i < nn; ++i) {
+        n = ns[i]
+        if (n <= cores) {
+          target(n, "allreduce", 8, 2.5, "8 B allreduce >= 2.5x faster than Open MPI")
+          target(n, "barrier", 0, 2.5, "barrier >= 2.5x faster than Open MPI")
+          target(n, "allreduce", 1048576, 1, "1 MiB allreduce no slower than Open MPI (>= 1x)")
+        } else {
+          target(n, "allreduce", 8, 5, "8 B allreduce >= 5x faster than Open MPI")
+          target(n, "barrier", 0, 5, "barrier >= 5x faster than Open MPI")
+          fast = 0; total = 0; worst = ""
+          for (k = 0; k < rows[n]; ++k) {
+            if (row_op[n, k] != "allreduce") continue
+            b = row_b[n, k]; p = best[n, "pure", "allreduce", b]; m = best[n, "mpi", "allreduce", b]
+            if (p <= 0) continue
+            ++total; if (m / p >= 5) ++fast
+            if (worst == "" || m / p < worst) { worst = m / p; worst_b = b }
+          }
+          if (total > 0)
+            printf "(%d ranks, allreduce at every size: %d of %d sizes >= 5x; the lowest ratio is %.2fx at %s)\n",
+                   n, fast, total, worst, label(worst_b)
+        }
+      }
+    }' "$dir"/pure.* "$dir"/mpi.*
+}
+
+# The threshold sweep: Pure allreduce from 64 B to 256 KiB with every
+# reduction partitioned (PURE_REDUCE_PARTITION=0) and with none (1G), at 2
+# ranks (a core each) and at 8 on the 2 cores, alternating the order by round.
+# 64 B is the smallest allreduce of doubles that two ranks do not send inline
+# whatever the threshold. For each rank count, and for both together, the
+# threshold T (a swept size: partition from T on) that costs the least
+# against the faster path at every size: the smallest worst slowdown, ties
+# broken by the mean.
+coll_threshold() {
+  local rounds=$1 lo=64 hi=262144 huge=1G
+  shift
+  local quick=("$@") dir=$results/coll-threshold r n mode setting own shared
+  local pure_opts mpi_opts modes
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  # What PURE_REDUCE_PARTITION=auto uses now (runtime/collectives/reduce.cpp).
+  own=$(sed -n 's/.*kPartitionOwnCores = \([0-9 <]*\);.*/\1/p' "$pure_root/runtime/collectives/reduce.cpp")
+  shared=$(sed -n 's/.*kPartitionSharedCores = \([0-9 <]*\);.*/\1/p' "$pure_root/runtime/collectives/reduce.cpp")
+  for ((r = 1; r <= rounds; ++r)); do
+    for n in 2 8; do
+      coll_launch "$n"
+      printf 'bench: round %d/%d, %d ranks:' "$r" "$rounds" "$n" >&2
+      modes=(partitioned combined)
+      ((r % 2)) || modes=(combined partitioned)
+      for mode in "${modes[@]}"; do
+        printf ' %s' "$mode" >&2
+        setting=$huge
+        [ "$mode" = combined ] || setting=0
+        run_logged "$dir/$mode.$n.$r" env PURE_REDUCE_PARTITION="$setting" \
+          "$pure_root/tools/purerun" "${pure_opts[@]}" "$build/bench/bench_coll_pure" \
+          --sweep "$lo" "$hi" "${quick[@]}"
+      done
+      printf '\n' >&2
+    done
+  done
+  echo >&2
+  awk -v rounds="$rounds" -v cores="$(nproc)" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" \
+    -v own="$((${own:-0}))" -v shared="$((${shared:-0}))" '
+    function label(b) {
+      if (b >= 1048576) return (b / 1048576) " MiB"
+      if (b >= 1024) return (b / 1024) " KiB"
+      return b " B"
+    }
+    function t_label(k) { return k < nb ? label(sizes[k]) : "never" }
+    # Slowdowns of candidate k (partition from sizes[k] on; k == nb: never)
+    # over rank counts [a, b] of ns: sets worst and mean.
+    function cost(k, a, b,   i, j, n, p, c, fastest, chosen, sum, cnt) {
+      worst = 1; sum = 0; cnt = 0
+      for (i = a; i <= b; ++i)
+        for (j = 0; j < nb; ++j) {
+          n = ns[i]; p = best[n, "partitioned", sizes[j]]; c = best[n, "combined", sizes[j]]
+          fastest = p < c ? p : c
+          if (fastest <= 0) continue
+          chosen = j >= k ? p : c
+          if (chosen / fastest > worst) worst = chosen / fastest
+          sum += log(chosen / fastest); ++cnt
+        }
+      mean = cnt ? exp(sum / cnt) : 1
+    }
+    # The best candidate over rank counts [a, b]: sets pick, pick_worst, pick_mean.
+    function choose(a, b,   k) {
+      pick = -1
+      for (k = 0; k <= nb; ++k) {
+        cost(k, a, b)
+        if (pick < 0 || worst < pick_worst - 1e-9 || (worst < pick_worst + 1e-9 && mean < pick_mean)) {
+          pick = k; pick_worst = worst; pick_mean = mean
+        }
+      }
+    }
+    FNR == 1 {
+      f = FILENAME; sub(/.*\//, "", f); split(f, part, ".")  # <mode>.<ranks>.<round>
+      mode = part[1]; n = part[2] + 0
+      if (!(n in seen_n)) { seen_n[n] = 1; ns[nn++] = n }
+    }
+    $1 == "allreduce" && NF == 3 {
+      key = n SUBSEP mode SUBSEP $2
+      if (!(key in best) || $3 + 0 < best[key]) best[key] = $3 + 0
+      if (!($2 in seen_b)) { seen_b[$2] = 1; sizes[nb++] = $2 + 0 }
+    }
+    END {
+      for (i = 1; i < nn; ++i)
+        for (j = i; j > 0 && ns[j - 1] > ns[j]; --j) { t = ns[j]; ns[j] = ns[j - 1]; ns[j - 1] = t }
+      for (i = 1; i < nb; ++i)
+        for (j = i; j > 0 && sizes[j - 1] > sizes[j]; --j) { t = sizes[j]; sizes[j] = sizes[j - 1]; sizes[j - 1] = t }
+      printf "Pure allreduce (MPI_DOUBLE, MPI_SUM), us per call: the partitioned reducer at every\n"
+      printf "size (PURE_REDUCE_PARTITION=0) against leader flat-combining at every size (=1G).\n"
+      printf "Best of %d rounds; ratio = combined / partitioned, > 1 means partitioned is faster.\n", rounds
+      printf "Load average (1, 5, 15 min) %s after; %d cores.\n", load, cores
+      for (i = 0; i < nn; ++i) {
+        n = ns[i]
+        printf "\n%d ranks%s\n", n, (n > cores ? " on " cores " cores" : ", a core each")
+        printf "| %8s | %11s | %10s | %11s | %8s |\n", "size", "partitioned", "combined", "faster", "ratio"
+        for (k = 0; k < nb; ++k) {
+          b = sizes[k]; p = best[n, "partitioned", b]; c = best[n, "combined", b]
+          printf "| %8s | %11.3f | %10.3f | %11s | %7.2fx |\n", label(b), p, c,
+                 (p < c ? "partitioned" : "combined"), (p > 0 ? c / p : 0)
+        }
+        crossover = ""
+        for (k = nb - 1; k >= 0 && best[n, "partitioned", sizes[k]] < best[n, "combined", sizes[k]]; --k)
+          crossover = sizes[k]
+        if (crossover == "")
+          printf "Crossover: none up to %s (combining is faster there)\n", label(sizes[nb - 1])
+        else if (crossover == sizes[0])
+          printf "Crossover: partitioned is faster at every size, from %s\n", label(crossover)
+        else
+          printf "Crossover: partitioned is faster from %s on\n", label(crossover)
+        choose(i, i)
+        printf "Best threshold for %d ranks: %s (worst slowdown %.3fx, mean %.3fx)\n", n, t_label(pick), pick_worst, pick_mean
+      }
+      if (nn > 1) {
+        choose(0, nn - 1)
+        printf "\nOne threshold for every rank count above: %s (worst slowdown %.3fx, mean %.3fx)\n",
+               t_label(pick), pick_worst, pick_mean
+      }
+      printf "\nPURE_REDUCE_PARTITION=auto now uses %s with a core per rank and %s when ranks\n", label(own), label(shared)
+      printf "share cores (runtime/collectives/reduce.cpp).\n"
+    }' "$dir"/partitioned.* "$dir"/combined.* | tee "$dir/report.txt"
+  echo
+  echo "(raw output of every run: $dir)"
+}
+
+cmd_coll() {
+  local rounds=5 quick=() threshold=
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --quick) quick=(--quick); rounds=3; shift ;;
+      --rounds)
+        [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--rounds needs a positive integer"
+        rounds=$2; shift 2 ;;
+      --threshold) threshold=1; shift ;;
+      *) usage >&2; die "coll: unknown option '$1'" ;;
+    esac
+  done
+  build_release
+  if [ -n "$threshold" ]; then
+    coll_threshold "$rounds" "${quick[@]}"
+    return
+  fi
+  local dir=$results/coll
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  pick_ompi_transport
+  ompi_transport+=$(ompi_env_note)
+  echo "bench: Open MPI transport: $ompi_transport" >&2
+
+  local r n load_before pure_opts mpi_opts
+  load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+  for ((r = 1; r <= rounds; ++r)); do
+    for n in 2 8; do
+      coll_launch "$n"
+      printf 'bench: round %d/%d, %d ranks: Pure' "$r" "$rounds" "$n" >&2
+      run_logged "$dir/pure.$n.$r" "$pure_root/tools/purerun" "${pure_opts[@]}" \
+        "$build/bench/bench_coll_pure" "${quick[@]}"
+      printf ', Open MPI' >&2
+      run_logged "$dir/mpi.$n.$r" mpirun "${mpi_opts[@]}" "${ompi_args[@]}" \
+        "$build/bench/bench_coll_mpi" "${quick[@]}"
+      printf '\n' >&2
+    done
+  done
+  echo >&2
+  load="$load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after" \
+    coll_report "$dir" "$rounds" | tee "$dir/report.txt"
+  echo
+  echo "(raw output of every run: $dir)"
+}
+
 # ----------------------------------------------------------------- queue
 
 cmd_queue() {
@@ -237,7 +528,7 @@ cmd_queue() {
 suite=$1
 shift
 case $suite in
-  p2p | queue) "cmd_$suite" "$@" ;;
+  p2p | coll | queue) "cmd_$suite" "$@" ;;
   -h | --help) usage ;;
   *) usage >&2; echo "bench: unknown suite '$suite'" >&2; exit 2 ;;
 esac
