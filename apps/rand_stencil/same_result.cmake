@@ -1,0 +1,68 @@
+# Runs several rand_stencil commands and checks that their result lines
+# agree: every command must exit 0 and print a line
+#   rand_stencil: checksum C mean M work W time T ...
+# whose named fields are identical across all commands.
+#
+#   cmake "-DFIELDS=checksum@@work" [-DEXPECT_work=N] -P same_result.cmake \
+#         -- cmd1 args... --- cmd2 args... [--- ...]
+#
+# FIELDS are separated by @@ (';' does not survive add_test); EXPECT_<field>,
+# when given, is the value the field must have.
+set(commands)
+set(current)
+set(after_separator FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE ${last})
+  set(arg "${CMAKE_ARGV${i}}")
+  if(NOT after_separator)
+    if(arg STREQUAL "--")
+      set(after_separator TRUE)
+    endif()
+  elseif(arg STREQUAL "---")
+    list(LENGTH commands n)
+    set(command_${n} ${current})
+    list(APPEND commands ${n})
+    set(current)
+  else()
+    list(APPEND current "${arg}")
+  endif()
+endforeach()
+if(current)
+  list(LENGTH commands n)
+  set(command_${n} ${current})
+  list(APPEND commands ${n})
+endif()
+list(LENGTH commands count)
+if(count LESS 1 OR NOT FIELDS)
+  message(FATAL_ERROR "same_result.cmake: give -DFIELDS and commands after --, separated by ---")
+endif()
+string(REPLACE "@@" ";" fields "${FIELDS}")
+
+foreach(n IN LISTS commands)
+  string(REPLACE ";" " " shown "${command_${n}}")
+  execute_process(COMMAND ${command_${n}} RESULT_VARIABLE code OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  message("$ ${shown}\n${out}${err}")
+  if(NOT code STREQUAL "0")
+    message(FATAL_ERROR "exit status '${code}', expected 0")
+  endif()
+  if(NOT out MATCHES "rand_stencil: ([^\n]*)")
+    message(FATAL_ERROR "no 'rand_stencil:' result line")
+  endif()
+  set(line " ${CMAKE_MATCH_1} ")
+  foreach(field IN LISTS fields)
+    if(NOT line MATCHES " ${field} ([^ ]+) ")
+      message(FATAL_ERROR "the result line has no field '${field}'")
+    endif()
+    set(value "${CMAKE_MATCH_1}")
+    if(NOT DEFINED first_${field})
+      set(first_${field} "${value}")
+      if(DEFINED EXPECT_${field} AND NOT value STREQUAL "${EXPECT_${field}}")
+        message(FATAL_ERROR "${field} is ${value}, expected ${EXPECT_${field}}")
+      endif()
+    elseif(NOT value STREQUAL "${first_${field}}")
+      message(FATAL_ERROR "${field} is ${value}, but the first command printed ${first_${field}}")
+    endif()
+  endforeach()
+endforeach()
+message("same_result: ${count} runs agree on ${fields}")
