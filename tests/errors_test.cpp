@@ -15,7 +15,6 @@
 
 #include "harness.h"
 
-extern char** environ;
 
 namespace pure_testing {
 namespace {
@@ -403,30 +402,6 @@ TEST(JobEndSingle, ADeadlockWithFinishedRanks) {
 
 // ------------------------------------------------------- configuration
 
-// Saves every PURE_* variable, clears them, and restores them afterwards.
-class CleanPureEnvironment {
- public:
-  CleanPureEnvironment() {
-    for (char** e = environ; e && *e; ++e)
-      if (std::strncmp(*e, "PURE_", 5) == 0) saved_.emplace_back(*e);
-    for (const std::string& kv : saved_) unsetenv(kv.substr(0, kv.find('=')).c_str());
-  }
-  ~CleanPureEnvironment() {
-    std::vector<std::string> now;
-    for (char** e = environ; e && *e; ++e)
-      if (std::strncmp(*e, "PURE_", 5) == 0) now.emplace_back(*e);
-    for (const std::string& kv : now) unsetenv(kv.substr(0, kv.find('=')).c_str());
-    for (const std::string& kv : saved_) {
-      const size_t eq = kv.find('=');
-      setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
-    }
-  }
-  CleanPureEnvironment(const CleanPureEnvironment&) = delete;
-  CleanPureEnvironment& operator=(const CleanPureEnvironment&) = delete;
-
- private:
-  std::vector<std::string> saved_;
-};
 
 std::string config_error() {
   try {

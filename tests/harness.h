@@ -25,6 +25,8 @@
 #include "pure/pure.h"
 #include "pure/run.hpp"
 
+extern "C" char** environ;
+
 // Checks that a flat-API call succeeded, naming the call when it did not.
 #define EXPECT_PURE_OK(expr) EXPECT_EQ(PURE_SUCCESS, (expr)) << #expr
 
@@ -212,5 +214,31 @@ inline pure::Config config_of(const Tuning& s) {
   c.queue_slots = s.queue_slots;
   return c;
 }
+
+// Saves every PURE_* variable, clears them, and restores them afterwards:
+// for tests of settings read from the environment.
+class CleanPureEnvironment {
+ public:
+  CleanPureEnvironment() {
+    for (char** e = environ; e && *e; ++e)
+      if (std::strncmp(*e, "PURE_", 5) == 0) saved_.emplace_back(*e);
+    for (const std::string& kv : saved_) unsetenv(kv.substr(0, kv.find('=')).c_str());
+  }
+  ~CleanPureEnvironment() {
+    std::vector<std::string> now;
+    for (char** e = environ; e && *e; ++e)
+      if (std::strncmp(*e, "PURE_", 5) == 0) now.emplace_back(*e);
+    for (const std::string& kv : now) unsetenv(kv.substr(0, kv.find('=')).c_str());
+    for (const std::string& kv : saved_) {
+      const size_t eq = kv.find('=');
+      setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
+    }
+  }
+  CleanPureEnvironment(const CleanPureEnvironment&) = delete;
+  CleanPureEnvironment& operator=(const CleanPureEnvironment&) = delete;
+
+ private:
+  std::vector<std::string> saved_;
+};
 
 }  // namespace pure_testing

@@ -33,7 +33,6 @@ int c_task_null_function(void);
 int c_idx_range_outside_chunk(void);
 }
 
-extern char** environ;
 
 namespace pure_testing {
 namespace {
@@ -685,30 +684,6 @@ TEST(TasksApi, StatsArePrintedAtExitOnRequest) {
 
 // ------------------------------------------------------------------ settings
 
-// Saves and clears every PURE_* variable, restoring them afterwards.
-class CleanPureEnvironment {
- public:
-  CleanPureEnvironment() {
-    for (char** e = environ; e && *e; ++e)
-      if (std::strncmp(*e, "PURE_", 5) == 0) saved_.emplace_back(*e);
-    for (const std::string& kv : saved_) unsetenv(kv.substr(0, kv.find('=')).c_str());
-  }
-  ~CleanPureEnvironment() {
-    std::vector<std::string> now;
-    for (char** e = environ; e && *e; ++e)
-      if (std::strncmp(*e, "PURE_", 5) == 0) now.emplace_back(*e);
-    for (const std::string& kv : now) unsetenv(kv.substr(0, kv.find('=')).c_str());
-    for (const std::string& kv : saved_) {
-      const size_t eq = kv.find('=');
-      setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
-    }
-  }
-  CleanPureEnvironment(const CleanPureEnvironment&) = delete;
-  CleanPureEnvironment& operator=(const CleanPureEnvironment&) = delete;
-
- private:
-  std::vector<std::string> saved_;
-};
 
 TEST(TasksConfig, SettingsAreRead) {
   CleanPureEnvironment clean;
