@@ -8,12 +8,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <complex>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -651,6 +653,153 @@ TEST_P(Collectives, BackToBackMixed) {
   }));
 }
 
+// ---- small bcast and reduce through the rings (runtime/collectives/ring.h) ----
+// A bcast root and the non-root members of a reduce leave without waiting,
+// up to several calls ahead of the others; every call below checks its own
+// data, so a slot read for the wrong call or overwritten too early shows.
+
+// Sometimes lets a rank fall behind the others, to vary how far ahead the
+// ones that do not wait get (and to make slots wrap while being read).
+void jitter(unsigned& state) {
+  state = state * 1103515245u + 12345u;
+  const unsigned r = (state >> 16) & 63u;
+  if (r == 0) {
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  } else if (r < 8) {
+    std::this_thread::yield();
+  }
+}
+
+TEST_P(Collectives, BackToBackSmallBcastsWithChangingRoots) {
+  EXPECT_EQ(0, run_ranks(GetParam(), [](int rank, int size) {
+    unsigned state = 7u + static_cast<unsigned>(rank);
+    for (int k = 0; k < 1500; ++k) {
+      // Runs of one root (the ring wraps under one writer), then changing roots.
+      const int root = k < 500 ? (k / 100) % size : (k * 7 + k / 3) % size;
+      const int count = k % 13;  // 0 to 48 bytes: every size the ring carries
+      int b[12];
+      for (int i = 0; i < 12; ++i) b[i] = rank == root ? k * 31 + i * 5 + root : -1;
+      EXPECT_PURE_OK(pure_bcast(b, count, PURE_INT, root, PURE_COMM_WORLD));
+      for (int i = 0; i < count; ++i) ASSERT_EQ(b[i], k * 31 + i * 5 + root) << "call " << k << " item " << i;
+      for (int i = count; i < 12; ++i) ASSERT_EQ(b[i], rank == root ? k * 31 + i * 5 + root : -1) << k;
+      // Bytes and a strided type on some members, the same signature elsewhere.
+      if (k % 10 == 0) {
+        unsigned char c[48];
+        for (int i = 0; i < 48; ++i) c[i] = static_cast<unsigned char>(rank == root ? k + i : 0);
+        EXPECT_PURE_OK(pure_bcast(c, 48, PURE_BYTE, root, PURE_COMM_WORLD));
+        for (int i = 0; i < 48; ++i) ASSERT_EQ(c[i], static_cast<unsigned char>(k + i)) << k;
+      }
+      jitter(state);
+    }
+  }));
+}
+
+// Non-commutative user op and SUM, with changing roots and inputs that change
+// every call: the root must fold exactly this call's inputs in rank order.
+TEST_P(Collectives, BackToBackSmallReducesInRankOrder) {
+  EXPECT_EQ(0, run_ranks(GetParam(), [](int rank, int size) {
+    PURE_Datatype affine;
+    EXPECT_PURE_OK(pure_type_contiguous(2, PURE_LONG_LONG, &affine));
+    EXPECT_PURE_OK(pure_type_commit(&affine));
+    PURE_Op comp;
+    EXPECT_PURE_OK(pure_op_create(&compose, 0, &comp));
+    unsigned state = 11u + static_cast<unsigned>(rank);
+    for (int k = 0; k < 1000; ++k) {
+      const int root = k < 300 ? (k / 60) % size : (k * 5 + k / 7) % size;
+      const int count = 1 + k % 3;  // 16 to 48 bytes
+      Affine in[3], out[3];
+      for (int i = 0; i < count; ++i) {
+        in[i] = affine_of(rank + k, i);
+        out[i] = {-1, -1};
+      }
+      if (rank == root && k % 4 == 1) {
+        for (int i = 0; i < count; ++i) out[i] = in[i];
+        EXPECT_PURE_OK(pure_reduce(PURE_IN_PLACE, out, count, affine, comp, root, PURE_COMM_WORLD));
+      } else {
+        EXPECT_PURE_OK(pure_reduce(in, out, count, affine, comp, root, PURE_COMM_WORLD));
+      }
+      if (rank == root) {
+        for (int i = 0; i < count; ++i) {
+          Affine want = affine_of(size - 1 + k, i);
+          for (int r = size - 2; r >= 0; --r) {
+            Affine f = affine_of(r + k, i);
+            int one = 1;
+            compose(&f, &want, &one, nullptr);
+          }
+          ASSERT_TRUE(out[i].a == want.a && out[i].b == want.b) << "call " << k << " item " << i;
+        }
+      } else {
+        for (int i = 0; i < count; ++i) ASSERT_EQ(out[i].a, -1) << "a non-root's output changed";
+      }
+      long long x[6], sum[6];
+      const int n = 1 + k % 6;
+      for (int i = 0; i < n; ++i) x[i] = (rank + 1) * (k + i);
+      EXPECT_PURE_OK(pure_reduce(x, sum, n, PURE_LONG_LONG, PURE_SUM, (root + 1) % size, PURE_COMM_WORLD));
+      if (rank == (root + 1) % size) {
+        for (int i = 0; i < n; ++i)
+          ASSERT_EQ(sum[i], static_cast<long long>(size) * (size + 1) / 2 * (k + i)) << k;
+      }
+      jitter(state);
+    }
+    EXPECT_PURE_OK(pure_op_free(&comp));
+    EXPECT_PURE_OK(pure_type_free(&affine));
+  }));
+}
+
+// Two communicators at once (a duplicate of the world and halves of it),
+// with bcast, reduce, allreduce and barrier interleaved differently on each:
+// the rings of different communicators, kinds and calls stay apart.
+TEST_P(Collectives, SmallRootedCollectivesInterleavedOnTwoCommunicators) {
+  EXPECT_EQ(0, run_ranks(GetParam(), [](int rank, int size) {
+    PURE_Comm dup, half;
+    EXPECT_PURE_OK(pure_comm_dup(PURE_COMM_WORLD, &dup));
+    EXPECT_PURE_OK(pure_comm_split(PURE_COMM_WORLD, rank % 2, -rank, &half));
+    int hrank = -1, hsize = -1;
+    pure_comm_rank(half, &hrank);
+    pure_comm_size(half, &hsize);
+    unsigned state = 3u + static_cast<unsigned>(rank);
+    // One step on `comm` (rank me of n); `id` tells the communicators' data apart.
+    auto step = [&](PURE_Comm comm, int me, int n, int id, int k) {
+      const int root = (k * 3 + id) % n;
+      switch ((k + id) % 4) {
+        case 0: {
+          long long v[4] = {-1, -1, -1, -1};
+          if (me == root)
+            for (int i = 0; i < 4; ++i) v[i] = id * 1000000 + k * 10 + i;
+          EXPECT_PURE_OK(pure_bcast(v, 4, PURE_LONG_LONG, root, comm));
+          for (int i = 0; i < 4; ++i) ASSERT_EQ(v[i], id * 1000000 + k * 10 + i) << id << " " << k;
+          break;
+        }
+        case 1: {
+          int x = id * 1000 + k + me, s = -1;
+          EXPECT_PURE_OK(pure_reduce(&x, &s, 1, PURE_INT, PURE_SUM, root, comm));
+          if (me == root) {
+            ASSERT_EQ(s, n * (id * 1000 + k) + n * (n - 1) / 2) << id << " " << k;
+          }
+          break;
+        }
+        case 2: {
+          int x = id + k * me, mx = -1;
+          EXPECT_PURE_OK(pure_allreduce(&x, &mx, 1, PURE_INT, PURE_MAX, comm));
+          ASSERT_EQ(mx, id + k * (n - 1)) << id << " " << k;
+          break;
+        }
+        default:
+          EXPECT_PURE_OK(pure_barrier(comm));
+      }
+    };
+    for (int k = 0; k < 600; ++k) {
+      step(dup, rank, size, 1, k);
+      step(half, hrank, hsize, 2 + rank % 2, k);
+      if (k % 3 == 0) step(half, hrank, hsize, 2 + rank % 2, k + 1);
+      step(PURE_COMM_WORLD, rank, size, 4, k);
+      jitter(state);
+    }
+    EXPECT_PURE_OK(pure_comm_free(&half));
+    EXPECT_PURE_OK(pure_comm_free(&dup));
+  }));
+}
+
 // ---- bad input ----
 
 TEST(CollectiveErrors, InvalidRoot) {
@@ -707,6 +856,15 @@ TEST(CollectiveErrors, AllreduceCountMismatch) {
           << r.err;
     }
   }
+}
+
+TEST(CollectiveErrors, SmallReduceCountMismatch) {
+  auto r = run_ranks_capturing(3, [](int rank, int) {
+    int x[2] = {1, 2}, y[2];
+    pure_reduce(x, y, rank == 1 ? 2 : 1, PURE_INT, PURE_SUM, 0, PURE_COMM_WORLD);
+  });
+  EXPECT_EQ(r.code, PURE_ERR_COUNT);
+  EXPECT_NE(r.err.find("count mismatch: rank 1 passes 8 bytes"), std::string::npos) << r.err;
 }
 
 TEST(CollectiveErrors, GatherCountMismatch) {

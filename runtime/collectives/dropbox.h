@@ -25,6 +25,9 @@
 // and the writer of round s+2 may overwrite the release line and result
 // buffer of round s while combining, without waiting for the readers of its
 // own round (the double buffering lets it leave right after releasing).
+//
+// Small bcasts and reduces do not use rounds: they go through the rings
+// (ring.h), which keep several calls in flight.
 
 #pragma once
 
@@ -34,6 +37,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "collectives/ring.h"
 
 namespace pure {
 
@@ -86,7 +91,11 @@ struct NewComm {
 
 class Dropbox {
  public:
-  explicit Dropbox(int size) : size_(size), slots_(new Slot[static_cast<std::size_t>(size)]) {}
+  explicit Dropbox(int size)
+      : size_(size),
+        slots_(new Slot[static_cast<std::size_t>(size)]),
+        cursors_(new RingCursor[static_cast<std::size_t>(size)]),
+        reduce_ring_(new Line[static_cast<std::size_t>(size) * kRingDepth]) {}
   Dropbox(const Dropbox&) = delete;
   Dropbox& operator=(const Dropbox&) = delete;
 
@@ -100,6 +109,14 @@ class Dropbox {
   std::string& error(std::uint64_t round) { return error_[round & 1]; }
   std::vector<NewComm>& created(std::uint64_t round) { return created_[round & 1]; }
 
+  // Rings (ring.h), by call number of the kind.
+  RingCursor& cursor(int member) { return cursors_[static_cast<std::size_t>(member)]; }
+  Line& bcast_slot(std::uint64_t call) { return bcast_ring_[call % kRingDepth]; }
+  Line& reduce_slot(int member, std::uint64_t call) {
+    return reduce_ring_[static_cast<std::size_t>(member) * kRingDepth + call % kRingDepth];
+  }
+  RingDone& reduce_done() { return reduce_done_; }
+
  private:
   const int size_;
   std::unique_ptr<Slot[]> slots_;
@@ -107,6 +124,10 @@ class Dropbox {
   std::vector<unsigned char> result_[2];
   std::string error_[2];
   std::vector<NewComm> created_[2];
+  std::unique_ptr<RingCursor[]> cursors_;
+  Line bcast_ring_[kRingDepth];
+  std::unique_ptr<Line[]> reduce_ring_;  // member-major
+  RingDone reduce_done_;
 };
 
 }  // namespace pure

@@ -2,9 +2,12 @@
 // alltoall(v). Every member publishes pointers to its buffers and the readers
 // copy straight from one layout into the other (one copy, any datatypes);
 // a closing barrier round keeps the published buffers alive until every
-// reader is done. Small bcasts go through the root's release line or a
-// double-buffered result buffer so the root does not wait for its readers.
+// reader is done. Small bcasts (up to kPayloadBytes) go through the
+// Dropbox's bcast ring (ring.h), so the root leaves at once and waits only
+// when it has run kRingDepth calls ahead of a reader; medium ones through a
+// double-buffered result buffer, so the root does not wait for readers.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -54,6 +57,61 @@ struct Mover {
   }
 };
 
+// Small bcast through the ring (ring.h): the root leaves as soon as the data
+// is in its slot; it waits only when every slot is still being read.
+void ring_bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t count,
+                const Datatype& type, std::size_t bytes, int root) {
+  Dropbox& box = comm.dropbox();
+  const int me = comm.rank();
+  RingCursor& cursor = box.cursor(me);
+  const std::uint64_t t = ++cursor.bcasts;
+  Line& slot = box.bcast_slot(t);
+  if (me == root) {
+    if (t > kRingDepth && cursor.bcast_free < t - kRingDepth) {
+      const std::uint64_t need = t - kRingDepth;
+      std::uint64_t low = t;
+      for (int k = 0; k < comm.size(); ++k) {
+        if (k == me) continue;
+        RingCursor& other = box.cursor(k);
+        std::uint64_t seen = other.bcast_read.load(std::memory_order_acquire);
+        if (seen < need) {
+          // Announce ourselves before the wait loop's re-check (ring.h).
+          other.waker.store(comm.index_of(me) + 1, std::memory_order_relaxed);
+          std::atomic_thread_fence(std::memory_order_seq_cst);
+          rank.wait_until(
+              [&] { return (seen = other.bcast_read.load(std::memory_order_acquire)) >= need; },
+              WaitSite{call, k, -1});
+          other.waker.store(0, std::memory_order_relaxed);
+        }
+        low = std::min(low, seen);
+      }
+      cursor.bcast_free = low;
+    }
+    slot.check = static_cast<std::int64_t>(bytes);
+    pack(buf, count, type, 0, slot.payload.data, bytes);
+    slot.seq.store(t, std::memory_order_release);
+    cursor.bcast_read.store(t, std::memory_order_release);
+    wake_others(rank, comm);
+    return;
+  }
+  if (slot.seq.load(std::memory_order_acquire) < t) {
+    rank.wait_until([&] { return slot.seq.load(std::memory_order_acquire) >= t; },
+                    WaitSite{call, root, -1});
+  }
+  const std::int64_t sent = slot.check;
+  if (sent == static_cast<std::int64_t>(bytes)) unpack(slot.payload.data, bytes, buf, count, type, 0);
+  // Done with the slot: the root that comes back to it may be waiting.
+  cursor.bcast_read.store(t, std::memory_order_release);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  const int waker = cursor.waker.load(std::memory_order_relaxed);
+  if (waker != 0) rank.process().rank(waker - 1).parker().notify();
+  if (sent != static_cast<std::int64_t>(bytes))
+    fail(PURE_ERR_COUNT,
+         "bcast size mismatch: rank %d expects %lld bytes but root %d sends %lld (counts and "
+         "types must match)",
+         me, static_cast<long long>(bytes), root, static_cast<long long>(sent));
+}
+
 }  // namespace
 
 void barrier(Rank& rank, Comm& comm, const char* call) {
@@ -66,6 +124,10 @@ void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t coun
            const Datatype& type, int root) {
   if (comm.size() == 1) return;
   const std::size_t bytes = count * type.size();
+  if (bytes <= kPayloadBytes) {
+    ring_bcast(rank, comm, call, buf, count, type, bytes, root);
+    return;
+  }
   Round r(rank, comm, call);
   const bool is_root = r.me() == root;
   Line& mine = r.mine();
@@ -79,19 +141,6 @@ void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t coun
            static_cast<long long>(r.of(root).check));
   };
 
-  if (comm.size() == 2 && bytes <= kPayloadBytes) {
-    // Each reads the other's line: one cache-line transfer.
-    const int peer = 1 - r.me();
-    if (is_root) pack(buf, count, type, 0, mine.payload.data, bytes);
-    r.arrive(peer);
-    r.wait_arrival(peer, r.seq());
-    if (!is_root) {
-      check_root();
-      unpack(r.of(root).payload.data, bytes, buf, count, type, 0);
-    }
-    return;
-  }
-
   if (bytes < kBcastDirectBytes) {
     r.arrive(root);
     if (is_root) {
@@ -99,23 +148,15 @@ void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t coun
       // parity's result (two rounds ago) is done; readers of this round are
       // not waited for.
       r.wait_all(r.seq());
-      void* dest = bytes <= kPayloadBytes ? static_cast<void*>(r.release_line().payload.data)
-                                         : nullptr;
-      if (!dest) {
-        std::vector<unsigned char>& result = r.box().result(r.seq());
-        result.resize(bytes);
-        dest = result.data();
-      }
-      pack(buf, count, type, 0, dest, bytes);
+      std::vector<unsigned char>& result = r.box().result(r.seq());
+      result.resize(bytes);
+      pack(buf, count, type, 0, result.data(), bytes);
       r.release();
       return;
     }
     r.wait_release();
     check_root();
-    const void* src = bytes <= kPayloadBytes
-                          ? static_cast<const void*>(r.release_line().payload.data)
-                          : static_cast<const void*>(r.box().result(r.seq()).data());
-    unpack(src, bytes, buf, count, type, 0);
+    unpack(r.box().result(r.seq()).data(), bytes, buf, count, type, 0);
     return;
   }
 

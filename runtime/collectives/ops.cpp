@@ -319,9 +319,18 @@ void* Reduction::buffer(std::vector<unsigned char>& storage, std::size_t n) cons
 }
 
 const void* Reduction::view_of(const std::vector<unsigned char>& storage) const {
-  if (kernel_) return storage.data();
-  return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(storage.data()) -
+  return view_at(storage.data());
+}
+
+const void* Reduction::view_at(const void* storage) const {
+  if (kernel_) return storage;
+  return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(storage) -
                                        static_cast<std::uintptr_t>(type_.true_lb()));
+}
+
+std::size_t Reduction::view_bytes() const {
+  if (kernel_) return items_ * stride_;
+  return items_ == 0 ? 0 : (items_ - 1) * stride_ + static_cast<std::size_t>(type_.true_extent());
 }
 
 }  // namespace pure::coll

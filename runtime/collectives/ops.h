@@ -78,6 +78,13 @@ class Reduction {
   void* buffer(std::vector<unsigned char>& storage, std::size_t n) const;
   // The view of `storage` as buffer() left it, for readers.
   const void* view_of(const std::vector<unsigned char>& storage) const;
+  // The same for raw storage of at least view_bytes() bytes (a ring slot).
+  const void* view_at(const void* storage) const;
+  void* view_at(void* storage) const {
+    return const_cast<void*>(view_at(static_cast<const void*>(storage)));
+  }
+  // Bytes of storage that a view of items() items needs.
+  std::size_t view_bytes() const;
 
  private:
   const Datatype& type_;

@@ -8,7 +8,10 @@
 //
 // Paths for reduce/allreduce, chosen identically on every member (from the
 // byte count, the op and the communicator size, which MPI makes agree):
-// * two members, predefined op, contiguous data that fits a line: each
+// * reduce (with a root) whose data fits a line (kPayloadBytes), any op:
+//   the ring (ring.h). The others leave once their input is in their ring
+//   slot; the root folds the slots in rank order;
+// * allreduce of two members, predefined op, contiguous data that fits a line: each
 //   publishes its data inline and reads the other's line, so the whole
 //   collective is one cache-line transfer each way;
 // * below the partition threshold (partition_threshold below), or any user
@@ -21,6 +24,7 @@
 //   costs a second round (the closing barrier) and saves the writer's
 //   serial fold and the members' copy-out.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -151,6 +155,72 @@ void flat_combining(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction
   red.deliver(result, a.recv);
 }
 
+// Reduce with a root, small enough for a ring slot (ring.h): the others copy
+// their input into their slot and leave; the root folds the slots in rank
+// order and then tells the others their slots are free again.
+void ring_reduce(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
+  Dropbox& box = comm.dropbox();
+  const int me = comm.rank();
+  const int n = comm.size();
+  RankCollectives& scratch = rank.collectives();
+  RingCursor& cursor = box.cursor(me);
+  RingDone& done = box.reduce_done();
+  const std::uint64_t t = ++cursor.reduces;
+  const void* in = red.input_view(a.send ? a.send : a.recv, scratch.input);
+  if (me != root) {
+    if (t > kRingDepth && cursor.reduce_free < t - kRingDepth) {
+      const std::uint64_t need = t - kRingDepth;
+      std::uint64_t seen = done.reduce_done.load(std::memory_order_acquire);
+      if (seen < need) {
+        // Count ourselves before the wait loop's re-check (ring.h).
+        done.waiters.fetch_add(1, std::memory_order_relaxed);
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        rank.wait_until(
+            [&] { return (seen = done.reduce_done.load(std::memory_order_acquire)) >= need; },
+            WaitSite{a.call, root, -1});
+        done.waiters.fetch_sub(1, std::memory_order_relaxed);
+      }
+      cursor.reduce_free = seen;
+    }
+    Line& slot = box.reduce_slot(me, t);
+    slot.check = static_cast<std::int64_t>(red.bytes());
+    red.copy(in, red.view_at(slot.payload.data), red.items());
+    slot.seq.store(t, std::memory_order_release);
+    wake_member(rank, comm, root);
+    return;
+  }
+  constexpr int kOnStack = 64;
+  const void* on_stack[kOnStack];
+  std::vector<const void*> on_heap;
+  const void** ins = on_stack;
+  if (n > kOnStack) {
+    on_heap.resize(static_cast<std::size_t>(n));
+    ins = on_heap.data();
+  }
+  std::string error;
+  for (int k = 0; k < n; ++k) {
+    if (k == me) {
+      ins[k] = in;
+      continue;
+    }
+    Line& slot = box.reduce_slot(k, t);
+    if (slot.seq.load(std::memory_order_acquire) < t) {
+      rank.wait_until([&] { return slot.seq.load(std::memory_order_acquire) >= t; },
+                      WaitSite{a.call, k, -1});
+    }
+    if (slot.check != static_cast<std::int64_t>(red.bytes()) && error.empty())
+      error = mismatch("count", k, slot.check, me, static_cast<long long>(red.bytes()));
+    ins[k] = red.view_at(slot.payload.data);
+  }
+  void* acc = red.buffer(scratch.acc, red.items());
+  if (error.empty()) fold(red, ins, 0, n - 1, 0, red.items(), acc);
+  done.reduce_done.store(t, std::memory_order_release);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (done.waiters.load(std::memory_order_relaxed) != 0) wake_others(rank, comm);
+  if (!error.empty()) fail(PURE_ERR_COUNT, "%s", error.c_str());
+  red.deliver(acc, a.recv);
+}
+
 void partitioned(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
   Round r(rank, comm, a.call);
   RankCollectives& scratch = rank.collectives();
@@ -207,7 +277,9 @@ void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
     local_copy(a);
     return;
   }
-  if (comm.size() == 2 && !red.user() && !red.packed() && red.bytes() <= kPayloadBytes) {
+  if (root >= 0 && red.view_bytes() <= kPayloadBytes) {
+    ring_reduce(rank, comm, a, red, root);
+  } else if (comm.size() == 2 && !red.user() && !red.packed() && red.bytes() <= kPayloadBytes) {
     two_inline(rank, comm, a, red, root);
   } else if (!red.user() && red.bytes() >= partition_threshold(rank)) {
     partitioned(rank, comm, a, red, root);

@@ -17,6 +17,17 @@
 
 namespace pure::coll {
 
+// Notifies the Parker of communicator member `member` (who may be parked on
+// something this rank just published).
+inline void wake_member(Rank& rank, const Comm& comm, int member) {
+  rank.process().rank(comm.index_of(member)).parker().notify();
+}
+// The same for every member but this rank.
+inline void wake_others(Rank& rank, const Comm& comm) {
+  for (int k = 0; k < comm.size(); ++k)
+    if (k != comm.rank()) wake_member(rank, comm, k);
+}
+
 class Round {
  public:
   static constexpr int kNobody = -1;
@@ -104,12 +115,10 @@ class Round {
  private:
   void wake(int whom) {
     if (whom == kNobody) return;
-    Process& p = rank_.process();
     if (whom == kEveryone) {
-      for (int k = 0; k < n_; ++k)
-        if (k != me_) p.rank(comm_.index_of(k)).parker().notify();
+      wake_others(rank_, comm_);
     } else if (whom != me_) {
-      p.rank(comm_.index_of(whom)).parker().notify();
+      wake_member(rank_, comm_, whom);
     }
   }
 
