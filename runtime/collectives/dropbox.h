@@ -26,8 +26,8 @@
 // buffer of round s while combining, without waiting for the readers of its
 // own round (the double buffering lets it leave right after releasing).
 //
-// Small bcasts and reduces do not use rounds: they go through the rings
-// (ring.h), which keep several calls in flight.
+// Small bcasts and reduces, and every alltoall(v), do not use rounds: they
+// go through the rings (ring.h), which keep several calls in flight.
 
 #pragma once
 
@@ -95,7 +95,9 @@ class Dropbox {
       : size_(size),
         slots_(new Slot[static_cast<std::size_t>(size)]),
         cursors_(new RingCursor[static_cast<std::size_t>(size)]),
-        reduce_ring_(new Line[static_cast<std::size_t>(size) * kRingDepth]) {}
+        reduce_ring_(new Line[static_cast<std::size_t>(size) * kRingDepth]),
+        a2a_cursors_(new AlltoallCursor[static_cast<std::size_t>(size)]) {}
+  ~Dropbox() { delete[] a2a_ring_.load(std::memory_order_acquire); }
   Dropbox(const Dropbox&) = delete;
   Dropbox& operator=(const Dropbox&) = delete;
 
@@ -116,6 +118,26 @@ class Dropbox {
     return reduce_ring_[static_cast<std::size_t>(member) * kRingDepth + call % kRingDepth];
   }
   RingDone& reduce_done() { return reduce_done_; }
+  AlltoallCursor& a2a_cursor(int member) { return a2a_cursors_[static_cast<std::size_t>(member)]; }
+  // Lines of the alltoall ring, sender-major then receiver then call; made
+  // by whichever member gets here first (the others drop their copy).
+  Line* a2a_ring() {
+    Line* ring = a2a_ring_.load(std::memory_order_acquire);
+    if (ring) return ring;
+    const std::size_t n = static_cast<std::size_t>(size_);
+    Line* made = new Line[n * n * kAlltoallDepth];
+    if (a2a_ring_.compare_exchange_strong(ring, made, std::memory_order_acq_rel,
+                                          std::memory_order_acquire))
+      return made;
+    delete[] made;
+    return ring;
+  }
+  static Line& a2a_slot(Line* ring, int size, int sender, int receiver, std::uint64_t call) {
+    return ring[(static_cast<std::size_t>(sender) * static_cast<std::size_t>(size) +
+                 static_cast<std::size_t>(receiver)) *
+                    kAlltoallDepth +
+                call % kAlltoallDepth];
+  }
 
  private:
   const int size_;
@@ -128,6 +150,8 @@ class Dropbox {
   Line bcast_ring_[kRingDepth];
   std::unique_ptr<Line[]> reduce_ring_;  // member-major
   RingDone reduce_done_;
+  std::unique_ptr<AlltoallCursor[]> a2a_cursors_;
+  std::atomic<Line*> a2a_ring_{nullptr};
 };
 
 }  // namespace pure

@@ -2,12 +2,17 @@
 // alltoall(v). Every member publishes pointers to its buffers and the readers
 // copy straight from one layout into the other (one copy, any datatypes);
 // a closing barrier round keeps the published buffers alive until every
-// reader is done. Small bcasts (up to kPayloadBytes) go through the
+// reader is done. Alltoall(v) goes through the Dropbox's alltoall ring
+// (ring.h) instead: blocks of up to kPayloadBytes travel inline, so a small
+// alltoall has no closing barrier (a member waits only for its own column);
+// a bigger block goes as a pointer and its sender waits only for that
+// block's reader. Small bcasts (up to kPayloadBytes) go through the
 // Dropbox's bcast ring (ring.h), so the root leaves at once and waits only
 // when it has run kRingDepth calls ahead of a reader; medium ones through a
 // double-buffered result buffer, so the root does not wait for readers.
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -40,15 +45,18 @@ char* at(void* base, long long displ, const Datatype& type) {
 struct Mover {
   std::string error;
 
-  void move(const void* src, std::size_t scount, const Datatype& stype, int from, void* dst,
-            std::size_t rcount, const Datatype& rtype, int to) {
-    const std::size_t sbytes = scount * stype.size();
-    const std::size_t rbytes = rcount * rtype.size();
+  void mismatch(std::size_t sbytes, std::size_t rbytes, int from, int to) {
     if (sbytes != rbytes && error.empty()) {
       error = "rank " + std::to_string(from) + " sends " + std::to_string(sbytes) +
               " bytes but rank " + std::to_string(to) + " expects " + std::to_string(rbytes) +
               " (send and receive counts and types must match)";
     }
+  }
+  void move(const void* src, std::size_t scount, const Datatype& stype, int from, void* dst,
+            std::size_t rcount, const Datatype& rtype, int to) {
+    const std::size_t sbytes = scount * stype.size();
+    const std::size_t rbytes = rcount * rtype.size();
+    mismatch(sbytes, rbytes, from, to);
     const std::size_t bytes = std::min(sbytes, rbytes);
     if (bytes != 0) copy_range(src, scount, stype, dst, rcount, rtype, 0, bytes);
   }
@@ -304,9 +312,40 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
   const int me = comm.rank();
   const int n = comm.size();
   Mover mover;
+  if (n == 1) {
+    // In place, our one block already is where it belongs.
+    if (send)
+      mover.move(at(send, sdispls[0], *stype), static_cast<std::size_t>(scounts[0]), *stype, 0,
+                 at(recv, rdispls[0], *rtype), static_cast<std::size_t>(rcounts[0]), *rtype, 0);
+    mover.report();
+    return;
+  }
+  // Through the alltoall ring (ring.h): blocks that fit a line travel inline,
+  // bigger ones as pointers that the sender keeps alive until its reader is done.
+  Dropbox& box = comm.dropbox();
+  AlltoallCursor& cursor = box.a2a_cursor(me);
+  Line* ring = box.a2a_ring();
+  const std::uint64_t t = ++cursor.calls;
+
+  // What we send: our send buffer, or in place the receive buffer's layout.
+  const void* src = send;
+  const int* sc = scounts;
+  const int* sd = sdispls;
+  const Datatype* st = stype;
   if (!send) {
-    // In place: others read our blocks while we overwrite them, so publish
-    // a copy with the receive layout.
+    src = recv;
+    sc = rcounts;
+    sd = rdispls;
+    st = rtype;
+  }
+  const std::size_t item = st->size();
+  auto block_bytes = [&](int k) { return static_cast<std::size_t>(sc[k]) * item; };
+  bool pointers = false;  // some block goes by pointer (its reader copies it later)
+  for (int k = 0; k < n; ++k)
+    if (k != me && block_bytes(k) > kPayloadBytes) pointers = true;
+  if (!send && pointers) {
+    // In place: readers of our pointers would see our blocks being
+    // overwritten, so publish a copy with the receive layout.
     std::ptrdiff_t lo = 0, hi = 0;
     bool any = false;
     for (int k = 0; k < n; ++k) {
@@ -324,40 +363,93 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
     void* base = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(copy.data()) -
                                          static_cast<std::uintptr_t>(lo));
     for (int k = 0; k < n; ++k) {
-      if (rcounts[k] == 0) continue;
+      if (rcounts[k] == 0 || k == me) continue;
       const std::size_t c = static_cast<std::size_t>(rcounts[k]);
       copy_range(at(recv, rdispls[k], *rtype), c, *rtype, at(base, rdispls[k], *rtype), c,
                  *rtype, 0, c * rtype->size());
     }
-    send = base;
-    scounts = rcounts;
-    sdispls = rdispls;
-    stype = rtype;
+    src = base;
   }
-  if (n == 1) {
-    mover.move(at(send, sdispls[0], *stype), static_cast<std::size_t>(scounts[0]), *stype, 0,
-               at(recv, rdispls[0], *rtype), static_cast<std::size_t>(rcounts[0]), *rtype, 0);
-    mover.report();
-    return;
+
+  // Until member k has copied out its column of call `need` or later.
+  auto wait_read = [&](int k, std::uint64_t need) {
+    AlltoallCursor& other = box.a2a_cursor(k);
+    if (other.read.load(std::memory_order_acquire) >= need) return;
+    // Count ourselves before the wait loop's re-check (ring.h).
+    other.waiters.fetch_add(1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    rank.wait_until([&] { return other.read.load(std::memory_order_acquire) >= need; },
+                    WaitSite{call, k, -1});
+    other.waiters.fetch_sub(1, std::memory_order_relaxed);
+  };
+#ifndef NDEBUG
+  // Our lines of call t were last used by call t - kAlltoallDepth, which
+  // every reader has finished (ring.h says why); no wait needed.
+  if (t > kAlltoallDepth)
+    for (int k = 0; k < n; ++k)
+      assert(k == me ||
+             box.a2a_cursor(k).read.load(std::memory_order_acquire) >= t - kAlltoallDepth);
+#endif
+
+  // Send: one line per receiver, starting with the next member so that the
+  // members do not all write to the same one first.
+  for (int j = 1; j < n; ++j) {
+    const int k = (me + j) % n;
+    Line& l = Dropbox::a2a_slot(ring, n, me, k, t);
+    const std::size_t bytes = block_bytes(k);
+    l.check = static_cast<std::int64_t>(bytes);
+    if (bytes <= kPayloadBytes) {
+      if (bytes != 0)
+        pack(at(src, sd[k], *st), static_cast<std::size_t>(sc[k]), *st, 0, l.payload.data, bytes);
+    } else {
+      l.payload.p = Pointers{at(src, sd[k], *st), nullptr, st, nullptr, nullptr, sc[k]};
+    }
+    l.seq.store(t, std::memory_order_release);
   }
-  Round r(rank, comm, call);
-  r.mine().payload.p = Pointers{send, nullptr, stype, scounts, sdispls, 0};
-  r.arrive(me == 0 ? Round::kNobody : 0);
-  if (me == 0) {
-    r.wait_all(r.seq());
-    r.release();
-  } else {
-    r.wait_release();
+  // Wake the receivers once every line is out: the first notify's fence then
+  // waits for all our stores at once instead of one after the other.
+  wake_others(rank, comm);
+  if (send)
+    mover.move(at(send, sdispls[me], *stype), static_cast<std::size_t>(scounts[me]), *stype, me,
+               at(recv, rdispls[me], *rtype), static_cast<std::size_t>(rcounts[me]), *rtype, me);
+
+  // Receive our column, first from the member that wrote to us first.
+  bool pointed = false;  // some sender gave us a pointer (and waits for our `read`)
+  for (int j = 1; j < n; ++j) {
+    const int k = (me - j + n) % n;
+    Line& l = Dropbox::a2a_slot(ring, n, k, me, t);
+    if (l.seq.load(std::memory_order_acquire) < t) {
+      rank.wait_until([&] { return l.seq.load(std::memory_order_acquire) >= t; },
+                      WaitSite{call, k, -1});
+    }
+    void* dst = at(recv, rdispls[k], *rtype);
+    const std::size_t rc = static_cast<std::size_t>(rcounts[k]);
+    const std::size_t sbytes = static_cast<std::size_t>(l.check);
+    if (sbytes <= kPayloadBytes) {
+      const std::size_t rbytes = rc * rtype->size();
+      mover.mismatch(sbytes, rbytes, k, me);
+      const std::size_t bytes = std::min(sbytes, rbytes);
+      if (bytes != 0) unpack(l.payload.data, bytes, dst, rc, *rtype, 0);
+    } else {
+      pointed = true;
+      const Pointers& from = l.payload.p;
+      mover.move(from.in, static_cast<std::size_t>(from.count), *from.type, k, dst, rc, *rtype,
+                 me);
+    }
   }
-  for (int j = 0; j < n; ++j) {
-    const int k = (me + j) % n;  // stagger the sources so members do not all read one
-    const Pointers& from = r.of(k).payload.p;
-    mover.move(at(from.in, from.displs[me], *from.type), static_cast<std::size_t>(from.counts[me]),
-               *from.type, k, at(recv, rdispls[k], *rtype), static_cast<std::size_t>(rcounts[k]),
-               *rtype, me);
+  // Done with our column of call t. Only senders of pointers wait for that,
+  // and only for this call, so without one here nobody needs a wake-up.
+  cursor.read.store(t, std::memory_order_release);
+  if (pointed) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (cursor.waiters.load(std::memory_order_relaxed) != 0) wake_others(rank, comm);
   }
-  r.next();
-  r.barrier();
+
+  // Our pointed-to blocks must stay put until their readers are done.
+  if (pointers) {
+    for (int k = 0; k < n; ++k)
+      if (k != me && block_bytes(k) > kPayloadBytes) wait_read(k, t);
+  }
   mover.report();
 }
 

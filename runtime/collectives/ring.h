@@ -43,6 +43,35 @@
 // * members waiting for `reduce_done` count themselves in `waiters`; the
 //   root stores `reduce_done`, then (fences again) wakes every member when
 //   the count is not zero. Only the slow path touches that count.
+//
+// Alltoall (and alltoallv) has a ring too, numbered by its own call counter
+// (AlltoallCursor::calls): one line per (sender, receiver) pair and call
+// parity, kAlltoallDepth = 2, allocated on the first call (2 * n * n lines).
+// Nobody is a root, so no member meets the others in a round:
+// * sender i of call t writes line (i, j, t) for each receiver j: `check` =
+//   the block's bytes, the bytes themselves when they fit the line
+//   (kPayloadBytes), otherwise Pointers to its block; it publishes t in the
+//   line's seq and wakes j;
+// * receiver j waits for line (i, j, t) of every sender i, copies its block
+//   out and then publishes t in its own `read` (release);
+// * a sender that published a pointer waits, before it returns, until that
+//   receiver's `read` is at least t (its buffer must outlive the copy).
+//   Blocks that fit a line always travel inline, so a small alltoall never
+//   waits for its readers and has no closing barrier.
+// Why two lines per pair suffice, with no wait for free lines: sender i
+// writes call t+2 only after finishing call t+1, for which it read (acquire)
+// line (j, i, t+1) of every j; j wrote that only after it had copied out its
+// whole column of call t (program order, release). So every reader of
+// i's lines of call t is done before i comes back to them, and the reuse
+// wait that the bcast and reduce rings need would never block here (a debug
+// build asserts it). Unlike a bcast root or a reduce contributor, an
+// alltoall member cannot run ahead: it needs every member's data.
+// The choice inline/pointer is per pair and made by the sender alone, so
+// the members need not agree on a size threshold (alltoallv counts differ).
+// Wake-ups: receivers are woken by each sender after publishing; a sender
+// waiting on `read` of member k counts itself in k's `waiters`, k stores
+// `read`, then (seq_cst fences on both sides) wakes every member when the
+// count is not zero.
 #pragma once
 
 #include <atomic>
@@ -53,6 +82,8 @@ namespace pure {
 // Calls of one kind in flight at once. Eight lets a member that was
 // descheduled catch up on several calls in one go (8 ranks on 2 cores).
 constexpr std::uint64_t kRingDepth = 8;
+// Alltoall calls whose lines exist at once (see above: two always suffice).
+constexpr std::uint64_t kAlltoallDepth = 2;
 
 // One per member. `bcast_read` is published to the bcast roots, `waker` is
 // written by a waiting root; the counters and bounds are the member's own.
@@ -73,5 +104,14 @@ struct alignas(64) RingDone {
   std::atomic<int> waiters{0};
 };
 static_assert(sizeof(RingDone) == 64, "the reduce-done word has a cache line of its own");
+
+// One per member, for alltoall(v): `read` is published to the senders,
+// `waiters` is counted by senders that wait for it; `calls` is the member's own.
+struct alignas(64) AlltoallCursor {
+  std::atomic<std::uint64_t> read{0};  // last alltoall whose column this member copied out
+  std::atomic<int> waiters{0};         // senders waiting for `read`
+  std::uint64_t calls = 0;             // alltoall(v) calls started on this communicator
+};
+static_assert(sizeof(AlltoallCursor) == 64, "an alltoall cursor is one cache line");
 
 }  // namespace pure
