@@ -7,9 +7,12 @@
 #   tools/bench.sh coll [--quick] [--rounds N]  Pure vs Open MPI collectives at 2 ranks
 #                                               and at 8 ranks on 2 cores
 #   tools/bench.sh coll --threshold [...]       Pure allreduce, partitioned vs combined
+#   tools/bench.sh tasks [--quick] [--rounds N] the load-imbalanced stencil: Open MPI,
+#                                               Pure and Pure with tasks over imbalance
 #   tools/bench.sh queue [--quick]              the eager queue vs Boost.Lockfree
 #
-# Adding a suite: write cmd_<name> and list it in usage().
+# Adding a suite: write cmd_<name> and list it in usage(). tools/demo.sh
+# sources this file for its helpers; sourced, it runs no suite.
 set -euo pipefail
 # shellcheck source=tools/deps.sh
 source "$(dirname "${BASH_SOURCE[0]}")/deps.sh"
@@ -35,6 +38,12 @@ suites:
                               partitioned (PURE_REDUCE_PARTITION=0) and with none
                               (=1G), at 2 and 8 ranks: where the partitioned
                               reducer starts to win, and the threshold to choose
+  tasks [--quick] [--rounds N]
+                              apps/rand_stencil with --imbalance 0, 0.25, 0.5, 0.75
+                              and 1 (--quick: 0, 0.5, 1): Open MPI, Pure and Pure
+                              with tasks, alternating within one run, at 2 ranks
+                              and at 8 ranks on 2 cores; times, each version's
+                              ratio to its balanced run, chunks stolen
   queue [--quick]             eager-queue micro-benchmarks against
                               boost::lockfree::spsc_queue
 
@@ -50,12 +59,12 @@ die() {
   exit 1
 }
 
-# The Release tree with the benchmarks in it (a tree configured without them,
-# e.g. by a test-only setup, gets them switched on).
+# The Release tree with the benchmarks and apps in it (a tree configured
+# without them, e.g. by a test-only setup, gets them switched on).
 build_release() {
   echo "bench: building Release in $build" >&2
   if ! pure_build_step "" cmake -S "$pure_root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-    -DPURE_BUILD_BENCH=ON || ! pure_build_step "" cmake --build "$build" -j2; then
+    -DPURE_BUILD_BENCH=ON -DPURE_BUILD_APPS=ON || ! pure_build_step "" cmake --build "$build" -j2; then
     die "the Release build failed"
   fi
 }
@@ -480,6 +489,188 @@ cmd_coll() {
   echo "(raw output of every run: $dir)"
 }
 
+# ----------------------------------------------------------------- tasks
+
+# apps/rand_stencil (its README.md): one work model, three programs.
+stencil_dir=$build/apps/rand_stencil
+stencil_versions=(mpi pure tasks)
+
+# Fails unless the three stencil programs are built.
+stencil_check_built() {
+  local v
+  for v in "${stencil_versions[@]}"; do
+    [ -x "$stencil_dir/rand_stencil_$v" ] ||
+      die "$stencil_dir/rand_stencil_$v is missing (it needs MPI and include/pure/pure.hpp)"
+  done
+}
+
+# The heavy region for N ranks: rank 0's block, --heavy 1/N. Rank 0 then does
+# 1 + (N-1)*X times the mean work and every other rank 1 - X times.
+stencil_heavy() {
+  awk -v n="$1" 'BEGIN { printf "%g", 1 / n }'
+}
+
+# stencil_run VERSION RANKS OUT ARGS...: one run of rand_stencil_VERSION (mpi,
+# pure or tasks) at RANKS ranks, launched as coll_launch says, its output in
+# OUT. The task version runs with PURE_STATS=1, so OUT also holds every rank's
+# chunk counters.
+stencil_run() {
+  local version=$1 n=$2 out=$3 pure_opts mpi_opts
+  shift 3
+  coll_launch "$n"
+  case $version in
+    mpi)
+      run_logged "$out" mpirun "${mpi_opts[@]}" "${ompi_args[@]}" \
+        "$stencil_dir/rand_stencil_mpi" "$@" ;;
+    pure)
+      run_logged "$out" "$pure_root/tools/purerun" "${pure_opts[@]}" \
+        "$stencil_dir/rand_stencil_pure" "$@" ;;
+    tasks)
+      run_logged "$out" env PURE_STATS=1 "$pure_root/tools/purerun" "${pure_opts[@]}" \
+        "$stencil_dir/rand_stencil_tasks" "$@" ;;
+    *) die "stencil_run: unknown version '$version'" ;;
+  esac
+}
+
+# stencil_records FILE...: one line per run: the result line's version, ranks,
+# imbalance, time, checksum and work, then the task chunks the ranks ran of
+# their own tasks and stole from others ("pure: stats:" lines of PURE_STATS=1,
+# summed over ranks and helpers; 0 0 without them), then the file. Fails when
+# a file has no result line.
+stencil_records() {
+  awk '
+    function emit() {
+      if (file == "") return
+      if (!("time" in f)) { print "bench: no rand_stencil result line in " file > "/dev/stderr"; bad = 1; return }
+      print f["version"], f["ranks"], f["imbalance"], f["time"], f["checksum"], f["work"], own + 0, stolen + 0, file
+    }
+    FNR == 1 { emit(); file = FILENAME; split("", f); own = 0; stolen = 0 }
+    /^rand_stencil: / { for (i = 2; i < NF; i += 2) f[$i] = $(i + 1) }
+    /^pure: stats: / {
+      for (i = 1; i + 2 <= NF; ++i) {
+        if ($(i + 1) == "own" && $(i + 2) ~ /^chunks/) own += $i
+        if ($(i + 1) == "stolen" && $(i + 2) ~ /^chunks/) stolen += $i
+      }
+    }
+    END { emit(); exit bad }' "$@"
+}
+
+# Best time per version, rank count and imbalance over the rounds; one table
+# per rank count, then the issue's target. Fails when two runs of the same
+# input disagree on the checksum, or two imbalances on the total work.
+tasks_report() {
+  local records=$1 rounds=$2 input=$3
+  awk -v rounds="$rounds" -v cores="$(nproc)" -v transport="$ompi_transport" \
+    -v ompi="$(mpirun --version 2>/dev/null | head -n 1)" -v pure_env="$(pure_env_note)" \
+    -v input="$input" '
+    {
+      v = $1; n = $2 + 0; x = $3; t = $4 + 0
+      if (!(n in seen_n)) { seen_n[n] = 1; ns[nn++] = n; nx[n] = 0 }
+      if (!((n, x) in seen_x)) { seen_x[n, x] = 1; xs[n, nx[n]++] = x }
+      key = n SUBSEP v SUBSEP x
+      if (!(key in best) || t < best[key]) { best[key] = t; own[key] = $7; stolen[key] = $8 }
+      if (!((n, x) in sum)) { sum[n, x] = $5; sum_file[n, x] = $9 }
+      else if (sum[n, x] != $5)
+        bad = bad sprintf("checksums differ at %d ranks, imbalance %s: %s (%s), %s (%s)\n", n, x, sum[n, x], sum_file[n, x], $5, $9)
+      if (!(n in work)) { work[n] = $6; work_file[n] = $9 }
+      else if (work[n] != $6)
+        bad = bad sprintf("total work differs at %d ranks: %s (%s), %s (%s)\n", n, work[n], work_file[n], $6, $9)
+    }
+    END {
+      for (i = 1; i < nn; ++i)
+        for (j = i; j > 0 && ns[j - 1] > ns[j]; --j) { t = ns[j]; ns[j] = ns[j - 1]; ns[j - 1] = t }
+      printf "apps/rand_stencil %s: the same total work at every imbalance (the\n", input
+      printf "result lines say so); the heavy region is rank 0%ss block (--heavy 1/ranks), so at\n", "\047"
+      printf "imbalance X rank 0 does 1+(ranks-1)X times the mean work and the others 1-X times.\n"
+      printf "Open MPI: rand_stencil_mpi, processes; %s,\n%s.\n", ompi, transport
+      printf "Pure: rand_stencil_pure, the same MPI source against Pure%ss <mpi.h>, rank threads.\n", "\047"
+      printf "Pure + tasks: rand_stencil_tasks, each iteration%ss compute loop a PureTask that\n", "\047"
+      printf "waiting ranks steal chunks of%s.\n", pure_env
+      printf "Time (s): rank 0%ss, barrier to barrier, best of %d alternating rounds. ratio: time /\n", "\047", rounds
+      printf "the same version%ss time at imbalance 0. MPI/tasks: Open MPI / Pure + tasks, > 1 means\n", "\047"
+      printf "tasks is faster. stolen: task chunks run by a rank other than their owner, of all\n"
+      printf "chunks run, in the fastest tasks run (PURE_STATS=1).\n"
+      printf "Load average (1, 5, 15 min) %s; %d cores. Other work on the cores makes timings noisy.\n", ENVIRON["load"], cores
+      for (i = 0; i < nn; ++i) {
+        n = ns[i]
+        for (a = 1; a < nx[n]; ++a)
+          for (b = a; b > 0 && xs[n, b - 1] + 0 > xs[n, b] + 0; --b) { t = xs[n, b]; xs[n, b] = xs[n, b - 1]; xs[n, b - 1] = t }
+        x0 = xs[n, 0]
+        if (n <= cores)
+          printf "\n%d ranks, one per core: purerun -n %d --bind core; mpirun -np %d --bind-to core.\n", n, n, n
+        else
+          printf "\n%d ranks on %d cores: purerun -n %d; mpirun -np %d --oversubscribe --bind-to none.\n", n, cores, n, n
+        printf "| %9s | %12s | %6s | %8s | %6s | %9s | %6s | %9s | %24s |\n", "imbalance", "Open MPI (s)", "ratio",
+               "Pure (s)", "ratio", "tasks (s)", "ratio", "MPI/tasks", "stolen chunks (share)"
+        worst[n] = ""
+        for (k = 0; k < nx[n]; ++k) {
+          x = xs[n, k]; m = best[n, "mpi", x]; p = best[n, "pure", x]; t = best[n, "tasks", x]
+          s = stolen[n, "tasks", x]; c = own[n, "tasks", x] + s
+          printf "| %9s | %12.3f | %5.2fx | %8.3f | %5.2fx | %9.3f | %5.2fx | %8.2fx | %6d of %6d (%4.1f%%) |\n",
+                 x, m, m / best[n, "mpi", x0], p, p / best[n, "pure", x0], t, t / best[n, "tasks", x0],
+                 (t > 0 ? m / t : 0), s, c, (c > 0 ? 100 * s / c : 0)
+          if (x + 0 > 0 && (worst[n] == "" || t / best[n, "tasks", x0] > worst[n])) { worst[n] = t / best[n, "tasks", x0]; worst_x[n] = x }
+        }
+      }
+      printf "\n"
+      for (i = 0; i < nn; ++i) {
+        n = ns[i]
+        if (worst[n] == "" || xs[n, 0] + 0 != 0) continue
+        printf "Target, %d ranks%s: with tasks, imbalanced time \342\211\244 1.10 \303\227 balanced: worst ratio %.3f (imbalance %s) -> %s\n",
+               n, (n > cores ? " on " cores " cores" : ""), worst[n], worst_x[n], (worst[n] <= 1.10 ? "met" : "NOT met")
+      }
+      if (bad != "") { printf "\nWRONG RESULTS:\n%s", bad; exit 1 }
+    }' "$records"
+}
+
+cmd_tasks() {
+  local rounds=5 imbalances=(0 0.25 0.5 0.75 1)
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --quick) rounds=3; imbalances=(0 0.5 1); shift ;;
+      --rounds)
+        [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--rounds needs a positive integer"
+        rounds=$2; shift 2 ;;
+      *) usage >&2; die "tasks: unknown option '$1'" ;;
+    esac
+  done
+  build_release
+  stencil_check_built
+  local dir=$results/tasks
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  pick_ompi_transport
+  ompi_transport+=$(ompi_env_note)
+  echo "bench: Open MPI transport: $ompi_transport" >&2
+
+  # The README's default input: about 0.36 s at 2 ranks when balanced.
+  local input=(--n 65536 --iters 100 --work 64)
+  local r n i k v load_before
+  load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+  for ((r = 1; r <= rounds; ++r)); do
+    for n in 2 8; do
+      printf 'bench: round %d/%d, %d ranks, imbalance' "$r" "$rounds" "$n" >&2
+      for ((i = 0; i < ${#imbalances[@]}; ++i)); do
+        printf ' %s' "${imbalances[i]}" >&2
+        # Each version goes first as often as the others.
+        for ((k = 0; k < 3; ++k)); do
+          v=${stencil_versions[(r + i + k) % 3]}
+          stencil_run "$v" "$n" "$dir/$v.$n.$i.$r" "${input[@]}" \
+            --heavy "$(stencil_heavy "$n")" --imbalance "${imbalances[i]}"
+        done
+      done
+      printf '\n' >&2
+    done
+  done
+  echo >&2
+  stencil_records "$dir"/*.*.*.* >"$dir/records.txt" || die "a run printed no result line"
+  load="$load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after" \
+    tasks_report "$dir/records.txt" "$rounds" "${input[*]}" | tee "$dir/report.txt" ||
+    die "the versions computed different results (see above)"
+  echo
+  echo "(raw output of every run: $dir)"
+}
+
 # ----------------------------------------------------------------- queue
 
 cmd_queue() {
@@ -524,11 +715,16 @@ cmd_queue() {
 
 # ----------------------------------------------------------------- main
 
+# Sourced (tools/demo.sh): the helpers only.
+if [ "${BASH_SOURCE[0]}" != "$0" ]; then
+  return 0
+fi
+
 [ $# -gt 0 ] || { usage >&2; exit 2; }
 suite=$1
 shift
 case $suite in
-  p2p | coll | queue) "cmd_$suite" "$@" ;;
+  p2p | coll | tasks | queue) "cmd_$suite" "$@" ;;
   -h | --help) usage ;;
   *) usage >&2; echo "bench: unknown suite '$suite'" >&2; exit 2 ;;
 esac
