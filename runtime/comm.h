@@ -1,11 +1,19 @@
 // Comm: one rank's view of a communicator.
 //
-// Ranks address each other by their index inside the process (the "rank
-// index", 0..ranks-1); a communicator maps its own ranks onto those indices.
-// Its context id separates its point-to-point traffic from every other
-// communicator's: messages carry the context and matching compares it.
+// Members are world ranks (0..ranks-1 across every process of the job,
+// rank_map.h); a communicator maps its own ranks onto them. Its context id,
+// unique inside the process, separates its point-to-point traffic from
+// every other communicator's: messages carry the context and matching
+// compares it.
+//
+// A communicator whose members live in several processes also has a CommNet
+// (comm_net.h: the MPI side, shared by its members in this process) and a
+// local view: a Comm of just the members in this process, with a Dropbox of
+// its own and a context of the collective space (kLocalContextBit), on
+// which collectives run their first and last stages.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,6 +25,17 @@
 namespace pure {
 
 class Dropbox;
+struct CommNet;
+
+// Contexts of local views; user-visible communicators never have this bit.
+constexpr int kLocalContextBit = 1 << 30;
+
+// Filled once by a new communicator's first member in this process, read by
+// the others: how a communicator spanning processes reaches its CommNet.
+struct NetShare {
+  std::atomic<bool> ready{false};  // release after `net` is set
+  std::shared_ptr<CommNet> net;
+};
 
 class Comm {
  public:
@@ -34,9 +53,9 @@ class Comm {
   int context() const { return context_; }
   int rank() const { return rank_; }
   int size() const { return static_cast<int>(members_.size()); }
-  // Rank index (inside the process) of communicator rank `r` (0 <= r < size()).
+  // World rank of communicator rank `r` (0 <= r < size()).
   int index_of(int r) const { return members_[static_cast<size_t>(r)]; }
-  // Communicator rank of rank index `index`, or -1 if it is not a member.
+  // Communicator rank of world rank `index`, or -1 if it is not a member.
   int rank_of(int index) const {
     return index >= 0 && index < static_cast<int>(index_to_rank_.size())
                ? index_to_rank_[static_cast<size_t>(index)]
@@ -53,6 +72,16 @@ class Comm {
   void set_dropbox(std::shared_ptr<Dropbox> box) { dropbox_ = std::move(box); }
   std::uint64_t next_round() { return ++rounds_; }
 
+  // Members in several processes: the MPI side, and this rank's view of the
+  // members in its own process. net() is nullptr when every member is here.
+  CommNet* net() const { return net_.get(); }
+  const std::shared_ptr<CommNet>& net_ref() const { return net_; }
+  Comm& local() const { return *local_; }
+  void set_net(std::shared_ptr<CommNet> net, std::unique_ptr<Comm> local) {
+    net_ = std::move(net);
+    local_ = std::move(local);
+  }
+
   PURE_Errhandler errhandler() const { return errhandler_; }
   void set_errhandler(PURE_Errhandler h) { errhandler_ = h; }
 
@@ -64,6 +93,8 @@ class Comm {
   std::string name_;
   std::shared_ptr<Dropbox> dropbox_;
   std::uint64_t rounds_ = 0;
+  std::shared_ptr<CommNet> net_;
+  std::unique_ptr<Comm> local_;
   PURE_Errhandler errhandler_ = PURE_ERRORS_ARE_FATAL;
 };
 

@@ -24,7 +24,8 @@ const char* const kKnownSettings[] = {
     "PURE_QUEUE_SLOTS",  "PURE_WAIT",         "PURE_DEADLOCK_TIMEOUT",
     "PURE_ABORT_GRACE",  "PURE_REDUCE_PARTITION",
     "PURE_CHUNK_POLICY", "PURE_STEAL_POLICY", "PURE_MAX_TASK_CHUNKS",
-    "PURE_HELPERS",      "PURE_STATS",
+    "PURE_HELPERS",      "PURE_STATS",        "PURE_PROCS",
+    "PURE_RANK_MAP",
 };
 
 bool parse_long(const std::string& text, long long* out) {
@@ -69,6 +70,17 @@ void check(const Config& c, std::string* problems) {
   if (c.ranks < 0 || c.ranks > kMaxRanks)
     add("PURE_RANKS=" + std::to_string(c.ranks) + ": must be between 1 and " +
         std::to_string(kMaxRanks) + " (or unset for one rank per core)");
+  if (c.procs < 1 || c.procs > kMaxRanks)
+    add("PURE_PROCS=" + std::to_string(c.procs) + ": must be between 1 and " +
+        std::to_string(kMaxRanks));
+  else if (c.procs > 1 && c.ranks == 0)
+    add("PURE_PROCS=" + std::to_string(c.procs) +
+        ": a job of several processes needs PURE_RANKS (the ranks of the whole job)");
+  else if (c.procs > 1 && c.ranks < c.procs)
+    add("PURE_PROCS=" + std::to_string(c.procs) + ": more processes than the " +
+        std::to_string(c.ranks) + " ranks of PURE_RANKS (every process needs a rank)");
+  if (!c.rank_map.empty() && c.procs == 1)
+    add("PURE_RANK_MAP=" + c.rank_map + ": a rank map needs several processes (PURE_PROCS > 1)");
   if (c.eager_limit < 64 || c.eager_limit > (1u << 20))
     add("PURE_EAGER_LIMIT=" + std::to_string(c.eager_limit) +
         ": must be between 64 bytes and 1M");
@@ -120,6 +132,17 @@ Config Config::from_env() {
       bad("PURE_RANKS", v, "expected a rank count between 1 and 4096");
     else
       c.ranks = static_cast<int>(n);
+  }
+  if (const char* v = std::getenv("PURE_PROCS")) {
+    long long n = 0;
+    if (!parse_long(v, &n) || n < 1 || n > kMaxRanks)
+      bad("PURE_PROCS", v, "expected a process count between 1 and 4096");
+    else
+      c.procs = static_cast<int>(n);
+  }
+  if (const char* v = std::getenv("PURE_RANK_MAP")) {
+    if (*v == '\0') bad("PURE_RANK_MAP", v, "expected the path of a rank-map file");
+    else c.rank_map = v;
   }
   if (const char* v = std::getenv("PURE_BIND")) {
     if (std::strcmp(v, "core") == 0) c.bind = Bind::core;

@@ -3,10 +3,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 
+#include "cluster.h"
 #include "collectives/dropbox.h"
+#include "comm_net.h"
 #include "error.h"
 #include "rank.h"
 #include "sched/scheduler.h"
@@ -14,16 +17,28 @@
 
 namespace pure {
 
-Process::Process(const Config& config, int ranks)
+Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
     : config_(config),
-      size_(ranks),
+      map_(std::move(map)),
+      proc_(proc),
+      cluster_(cluster),
+      tag_ub_(cluster ? cluster->user_tag_ub() : INT_MAX),
+      size_(static_cast<int>(map_.ranks_of(proc).size())),
       // More ranks than cores in our cpuset means they must share cores.
-      oversubscribed_(ranks > Topology::get().cores()),
-      world_dropbox_(std::make_shared<Dropbox>(ranks)),
-      queues_(new std::atomic<EagerQueue*>[static_cast<size_t>(ranks) * static_cast<size_t>(ranks)]),
-      queue_storage_(static_cast<size_t>(ranks) * static_cast<size_t>(ranks)) {
+      oversubscribed_(size_ > Topology::get().cores()),
+      world_dropbox_(std::make_shared<Dropbox>(size_)),
+      queues_(new std::atomic<EagerQueue*>[static_cast<size_t>(size_) * static_cast<size_t>(size_)]),
+      queue_storage_(static_cast<size_t>(size_) * static_cast<size_t>(size_)) {
+  const int ranks = size_;
   for (size_t i = 0; i < static_cast<size_t>(ranks) * static_cast<size_t>(ranks); ++i)
     queues_[i].store(nullptr, std::memory_order_relaxed);
+  if (cluster_) {
+    // Every process creates the world's MPI communicators, in the same order.
+    std::vector<int> world(static_cast<size_t>(map_.ranks()));
+    for (int r = 0; r < map_.ranks(); ++r) world[static_cast<size_t>(r)] = r;
+    world_net_ = CommNet::layout(world, map_, proc_);
+    world_net_->create_world();
+  }
   ranks_.reserve(static_cast<size_t>(ranks));
   for (int i = 0; i < ranks; ++i) ranks_.push_back(std::make_unique<Rank>(*this, i));
   scheduler_ = std::make_unique<sched::Scheduler>(*this);
@@ -52,6 +67,9 @@ void Process::abort(int code, const std::string& message) {
     std::fflush(stderr);
     abort_code_.store(code, std::memory_order_release);
   }
+  // Across processes the whole job ends at once: MPI_Abort reaches every
+  // process (their ranks may be blocked on this one) and does not return.
+  if (cluster_) cluster_->abort(code);
   for (auto& r : ranks_) r->parker().notify();
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
@@ -61,8 +79,11 @@ void Process::abort(int code, const std::string& message) {
 
 void Process::rank_main(int index, const RankMain& entry, int argc, char** argv) {
   Rank& self = *ranks_[static_cast<size_t>(index)];
-  if (config_.bind == Bind::core) Topology::get().bind_current_thread(index);
+  // Processes sharing a node take consecutive cores (Cluster::node_offset).
+  if (config_.bind == Bind::core)
+    Topology::get().bind_current_thread(index + (cluster_ ? cluster_->node_offset() : 0));
   Rank::set_current(&self);
+  const int world = world_rank(index);
 
   // Every rank gets its own argv, as every MPI process has its own.
   std::vector<std::string> args(argv, argv + argc);
@@ -74,22 +95,22 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
   try {
     code = entry(argc, argv_copy.data());
     if (code != 0) {
-      abort(code, "pure: rank " + std::to_string(index) + " exited with code " +
+      abort(code, "pure: rank " + std::to_string(world) + " exited with code " +
                       std::to_string(code) + "; ending the job");
     } else if (self.state() == Rank::State::running) {
-      abort(PURE_ERR_OTHER, "pure: rank " + std::to_string(index) +
+      abort(PURE_ERR_OTHER, "pure: rank " + std::to_string(world) +
                                 " returned without calling pure_finalize; ending the job");
     }
   } catch (const JobAborted&) {
     // Another rank ended the job; its message is already printed.
   } catch (const Error& e) {
-    abort(e.code(), "pure: rank " + std::to_string(index) + ": " + e.what());
+    abort(e.code(), "pure: rank " + std::to_string(world) + ": " + e.what());
   } catch (const std::exception& e) {
-    abort(PURE_ERR_OTHER, "pure: rank " + std::to_string(index) +
+    abort(PURE_ERR_OTHER, "pure: rank " + std::to_string(world) +
                               " threw an exception: " + e.what() + "; ending the job");
   } catch (...) {
     abort(PURE_ERR_OTHER,
-          "pure: rank " + std::to_string(index) + " threw an unknown exception; ending the job");
+          "pure: rank " + std::to_string(world) + " threw an unknown exception; ending the job");
   }
   Rank::set_current(nullptr);
   self.finished.store(true, std::memory_order_release);
@@ -126,11 +147,11 @@ std::string Process::deadlock_report() {
       std::to_string(config_.deadlock_timeout_s) + " s with no progress anywhere:\n";
   for (auto& r : ranks_) {
     if (r->finished.load(std::memory_order_acquire)) {
-      report += "  rank " + std::to_string(r->index()) + ": finished\n";
+      report += "  rank " + std::to_string(r->world()) + ": finished\n";
       continue;
     }
     const char* call = r->wait_call.load(std::memory_order_relaxed);
-    report += "  rank " + std::to_string(r->index()) + ": blocked in " + (call ? call : "?");
+    report += "  rank " + std::to_string(r->world()) + ": blocked in " + (call ? call : "?");
     int peer = r->wait_peer.load(std::memory_order_relaxed);
     if (peer != -1) report += " peer=" + std::to_string(peer);
     int tag = r->wait_tag.load(std::memory_order_relaxed);
@@ -179,6 +200,11 @@ void Process::watchdog() {
       progress += r->waits_done.load(std::memory_order_relaxed);
       if (!r->finished.load(std::memory_order_acquire) &&
           !r->in_wait.load(std::memory_order_acquire))
+        all_waiting = false;
+      // A rank waiting on another process waits on progress this watchdog
+      // cannot see: deadlocks across processes are not reported.
+      if (r->in_wait.load(std::memory_order_acquire) &&
+          r->wait_remote.load(std::memory_order_relaxed))
         all_waiting = false;
     }
     // A helper running a chunk may be what the waiting ranks wait for.

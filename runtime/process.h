@@ -1,6 +1,11 @@
 // Process: everything one job shares inside an OS process. It owns the rank
 // contexts, the eager queues between them (created lazily by their sender,
 // reused for the whole job), the abort state and the deadlock watchdog.
+//
+// Its ranks are numbered by local index 0..size()-1; their world ranks come
+// from the RankMap (the identity in a single-process job). In a job of
+// several processes it also holds the Cluster (MPI) and the world
+// communicator's CommNet.
 #pragma once
 
 #include <atomic>
@@ -13,19 +18,24 @@
 
 #include "channels/eager_queue.h"
 #include "pure/run.hpp"
+#include "rank_map.h"
 #include "wait.h"
 
 namespace pure {
 
 class Rank;
 class Dropbox;
+class Cluster;
+struct CommNet;
 namespace sched {
 class Scheduler;
 }
 
 class Process {
  public:
-  Process(const Config& config, int ranks);
+  // `proc` is this process in `map`; `cluster` is nullptr in a
+  // single-process job.
+  Process(const Config& config, RankMap map, int proc, Cluster* cluster);
   ~Process();
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
@@ -33,8 +43,25 @@ class Process {
   int run(const RankMain& entry, int argc, char** argv);
 
   const Config& config() const { return config_; }
-  int size() const { return size_; }
+  int size() const { return size_; }  // rank threads of this process
   Rank& rank(int index) { return *ranks_[static_cast<size_t>(index)]; }
+
+  // ---- the whole job ----
+  const RankMap& map() const { return map_; }
+  int proc() const { return proc_; }
+  int world_size() const { return map_.ranks(); }
+  int world_rank(int index) const { return map_.ranks_of(proc_)[static_cast<size_t>(index)]; }
+  // Local index of world rank `rank`, or -1 when it lives in another process.
+  int local_index(int rank) const {
+    return map_.proc_of(rank) == proc_ ? map_.local_of(rank) : -1;
+  }
+  // The rank thread of a world rank that lives here.
+  Rank& rank_of_world(int rank) { return this->rank(map_.local_of(rank)); }
+  Cluster* cluster() const { return cluster_; }
+  const std::shared_ptr<CommNet>& world_net() const { return world_net_; }
+  // Largest user tag: INT_MAX in one process; less across processes, where
+  // MPI tags also carry the sender's slot.
+  int tag_ub() const { return tag_ub_; }
   bool oversubscribed() const { return oversubscribed_; }
   BackoffPolicy backoff() const { return BackoffPolicy::for_mode(config_.wait, oversubscribed_); }
 
@@ -70,6 +97,11 @@ class Process {
   std::string deadlock_report();
 
   Config config_;
+  RankMap map_;
+  const int proc_;
+  Cluster* const cluster_;
+  std::shared_ptr<CommNet> world_net_;
+  int tag_ub_;
   const int size_;  // fixed before any Rank is built: ranks size their tables by it
   bool oversubscribed_;
   std::shared_ptr<Dropbox> world_dropbox_;

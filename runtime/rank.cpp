@@ -30,12 +30,20 @@ sched::Worker* Rank::current_worker() { return t_current.worker; }
 void Rank::set_current_worker(sched::Worker* worker) { t_current.worker = worker; }
 
 Rank::Rank(Process& process, int index)
-    : process_(process), index_(index), policy_(process.backoff()) {
-  std::vector<int> world(static_cast<size_t>(process.size()));
-  for (int i = 0; i < process.size(); ++i) world[static_cast<size_t>(i)] = i;
-  auto world_comm = std::make_unique<Comm>(0, std::move(world), index, "PURE_COMM_WORLD");
-  world_comm->set_dropbox(process.world_dropbox());
-  auto self_comm = std::make_unique<Comm>(1, std::vector<int>{index}, index, "PURE_COMM_SELF");
+    : process_(process), index_(index), world_(process.world_rank(index)), policy_(process.backoff()) {
+  std::vector<int> world(static_cast<size_t>(process.world_size()));
+  for (int i = 0; i < process.world_size(); ++i) world[static_cast<size_t>(i)] = i;
+  auto world_comm = std::make_unique<Comm>(0, std::move(world), world_, "PURE_COMM_WORLD");
+  if (process.world_net()) {
+    // Across processes the world's Dropbox serves its local view.
+    const std::vector<int>& here = process.map().ranks_of(process.proc());
+    auto local = std::make_unique<Comm>(kLocalContextBit, here, world_, "PURE_COMM_WORLD (local)");
+    local->set_dropbox(process.world_dropbox());
+    world_comm->set_net(process.world_net(), std::move(local));
+  } else {
+    world_comm->set_dropbox(process.world_dropbox());
+  }
+  auto self_comm = std::make_unique<Comm>(1, std::vector<int>{world_}, world_, "PURE_COMM_SELF");
   self_comm->set_dropbox(std::make_shared<Dropbox>(1));
   comms_.set(PURE_COMM_WORLD & 0xFFFF, std::move(world_comm));
   comms_.set(PURE_COMM_SELF & 0xFFFF, std::move(self_comm));
@@ -129,10 +137,11 @@ bool Rank::steal() {
   return scheduler.steal(scheduler.worker(index_));
 }
 
-void Rank::enter_wait(const WaitSite& site) {
+void Rank::enter_wait(const WaitSite& site, bool remote) {
   wait_call.store(site.call, std::memory_order_relaxed);
   wait_peer.store(site.peer, std::memory_order_relaxed);
   wait_tag.store(site.tag, std::memory_order_relaxed);
+  wait_remote.store(remote, std::memory_order_relaxed);
   // Release: the watchdog that sees in_wait also sees where we wait.
   in_wait.store(true, std::memory_order_release);
 }

@@ -43,7 +43,11 @@ class Rank {
   static void set_current_worker(sched::Worker* worker);
 
   Process& process() { return process_; }
-  int index() const { return index_; }
+  int index() const { return index_; }  // local index inside the process
+  int world() const { return world_; }  // rank in PURE_COMM_WORLD
+  // Communicators spanning processes this rank created as their lowest
+  // world rank: tells apart concurrent creations (Cluster::create_tag).
+  unsigned comms_led = 0;
   Parker& parker() { return parker_; }
   Endpoint& p2p() { return *endpoint_; }
   BsendBuffer& bsend_buffer() { return bsend_buffer_; }
@@ -89,17 +93,20 @@ class Rank {
   std::atomic<const char*> wait_call{nullptr};
   std::atomic<int> wait_peer{-1};
   std::atomic<int> wait_tag{0};
+  std::atomic<bool> wait_remote{false};  // the wait needs another process
   std::atomic<bool> finished{false};
 
  private:
-  void enter_wait(const WaitSite& site);
+  void enter_wait(const WaitSite& site, bool remote);
   void leave_wait();
   bool aborted() const;
   bool steal();
   static constexpr std::uint32_t kDrainAfterRounds = 128;
+  static constexpr long kRemotePollNs = 50'000;
 
   Process& process_;
   const int index_;
+  const int world_;
   Parker parker_;
   State state_ = State::created;
   int thread_level_ = PURE_THREAD_SINGLE;
@@ -117,6 +124,7 @@ template <class Done>
 void Rank::wait_until(Done&& done, const WaitSite& site) {
   std::uint32_t round = 0;
   bool entered = false;
+  bool remote = false;  // waits on another process: poll MPI, never sleep long
   for (;;) {
     // Abort first: once the job is ending, a peer's buffers may be unwinding
     // and progress() must not copy from or into them.
@@ -126,7 +134,8 @@ void Rank::wait_until(Done&& done, const WaitSite& site) {
     progress(round >= kDrainAfterRounds);
     if (done()) break;
     if (!entered) {
-      enter_wait(site);
+      remote = site.remote || endpoint_->remote_in_flight();
+      enter_wait(site, remote);
       entered = true;
     }
     // Work-first: our own condition was checked above; only now may we run
@@ -155,7 +164,9 @@ void Rank::wait_until(Done&& done, const WaitSite& site) {
         parker_.cancel();
         throw JobAborted{};
       }
-      parker_.park(token, policy_.park_timeout_ns);
+      // Nobody notifies us of MPI traffic: a wait on another process
+      // sleeps briefly and polls MPI again.
+      parker_.park(token, remote ? kRemotePollNs : policy_.park_timeout_ns);
     }
     ++round;
   }

@@ -40,9 +40,10 @@ struct BackoffPolicy {
 
 // What a rank is blocked on, for the deadlock report.
 struct WaitSite {
-  const char* call;  // e.g. "pure_recv"
-  int peer;          // communicator rank or -1
+  const char* call;     // e.g. "pure_recv"
+  int peer;             // communicator rank or -1
   int tag;
+  bool remote = false;  // waits on another process (MPI): poll, never sleep long
 };
 
 }  // namespace pure

@@ -33,7 +33,12 @@ enum class StealPolicy { random, numa, sticky };
 inline constexpr std::size_t kReducePartitionAuto = ~std::size_t{0};
 
 struct Config {
-  int ranks = 0;                     // PURE_RANKS; 0 = cores in the process's cpuset
+  int ranks = 0;                     // PURE_RANKS: ranks of the whole job; 0 = cores in the
+                                     // process's cpuset (single process only)
+  int procs = 1;                     // PURE_PROCS: processes of the job (purerun sets it); above
+                                     // 1 every process initialises MPI and must run under mpirun
+  std::string rank_map;              // PURE_RANK_MAP: file naming the process of every rank;
+                                     // empty = SMP-style (rank r in process r / ceil(ranks/procs))
   Bind bind = Bind::core;            // PURE_BIND = core | none
   std::size_t eager_limit = 8192;    // PURE_EAGER_LIMIT bytes (K/M suffix allowed)
   int queue_slots = 16;              // PURE_QUEUE_SLOTS per sender-receiver pair

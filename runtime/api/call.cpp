@@ -4,10 +4,13 @@
 
 namespace pure::api {
 
-int tag_upper_bound() { return INT_MAX; }
+int tag_upper_bound() {
+  Rank* rank = Rank::current();
+  return rank ? rank->process().tag_ub() : INT_MAX;
+}
 
 void fatal(Rank& rank, const char* call, int code, const std::string& message) {
-  rank.process().abort(code, "pure: rank " + std::to_string(rank.index()) + ": " + call + ": " +
+  rank.process().abort(code, "pure: rank " + std::to_string(rank.world()) + ": " + call + ": " +
                                  message);
   throw JobAborted{};
 }

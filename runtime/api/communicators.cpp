@@ -31,7 +31,7 @@ PURE_Group add_group(Rank& rank, std::vector<int> members) {
 // Installs this rank's share of a newly created communicator.
 PURE_Comm install(Rank& rank, const Comm& parent, const NewComm& share, const char* how) {
   if (share.context < 0) return PURE_COMM_NULL;
-  auto comm = std::make_unique<Comm>(share.context, *share.members, rank.index(),
+  auto comm = std::make_unique<Comm>(share.context, *share.members, rank.world(),
                                      std::string("a communicator from ") + how);
   comm->set_dropbox(share.dropbox);
   comm->set_errhandler(parent.errhandler());  // inherited, as MPI specifies
@@ -100,7 +100,7 @@ int pure_comm_create(PURE_Comm comm, PURE_Group group, PURE_Comm* newcomm) {
         fail(PURE_ERR_GROUP, "rank %zu of the group (process rank %d) is not in %s", i, g[i],
              cm.name().c_str());
     }
-    const int pos = position(g, c.rank.index());
+    const int pos = position(g, c.rank.world());
     NewComm share = coll::split(c.rank, cm, "pure_comm_create", pos == PURE_UNDEFINED ? PURE_UNDEFINED : 0,
                                 pos);
     *newcomm = install(c.rank, cm, share, "pure_comm_create");

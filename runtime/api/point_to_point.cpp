@@ -60,8 +60,7 @@ Request* buffered_send(Call& c, const void* buf, int count, const Message& m, in
   char* region = bb.reserve(c.rank, bytes);
   pack(buf, static_cast<std::size_t>(count), t, 0, region, bytes);
   TypeRef packed = c.rank.type_ref(PURE_PACKED);
-  Request* r = c.rank.p2p().isend(region, bytes, packed, m.peer, m.comm->context(), tag,
-                                  SendMode::standard, m.comm);
+  Request* r = c.rank.p2p().isend(region, bytes, packed, m.peer, tag, SendMode::standard, m.comm);
   bb.track(region, r);
   return r;
 }
@@ -71,7 +70,7 @@ int blocking_send(const char* name, SendMode mode, const void* buf, int count,
   return call(name, [&](Call& c) {
     Message m = check_send(c, buf, count, datatype, dest, tag, comm);
     if (m.peer == PURE_PROC_NULL) return;
-    c.rank.p2p().send(buf, static_cast<std::size_t>(count), m.type, m.peer, m.comm->context(), tag,
+    c.rank.p2p().send(buf, static_cast<std::size_t>(count), m.type, m.peer, m.comm, tag,
                       mode, WaitSite{name, dest, tag});
   });
 }
@@ -92,8 +91,8 @@ int nonblocking_send(const char* name, SendMode mode, const void* buf, int count
       *request = completed_send_request();
       return;
     }
-    *request = c.rank.p2p().isend(buf, static_cast<std::size_t>(count), m.type, m.peer,
-                                  m.comm->context(), tag, mode, m.comm);
+    *request = c.rank.p2p().isend(buf, static_cast<std::size_t>(count), m.type, m.peer, tag, mode,
+                                  m.comm);
   });
 }
 
@@ -240,7 +239,7 @@ int pure_sendrecv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, in
     Request* sent = s.peer == PURE_PROC_NULL
                         ? completed_send_request()
                         : p2p.isend(sendbuf, static_cast<std::size_t>(sendcount), s.type, s.peer,
-                                    s.comm->context(), sendtag, SendMode::standard, s.comm);
+                                    sendtag, SendMode::standard, s.comm);
     if (r.peer == PURE_PROC_NULL)
       proc_null_status(status);
     else
@@ -264,8 +263,8 @@ int pure_sendrecv_replace(void* buf, int count, PURE_Datatype datatype, int dest
     TypeRef packed = c.rank.type_ref(PURE_PACKED);
     Request* sent = s.peer == PURE_PROC_NULL
                         ? completed_send_request()
-                        : p2p.isend(staged.data(), bytes, packed, s.peer, s.comm->context(),
-                                    sendtag, SendMode::standard, s.comm);
+                        : p2p.isend(staged.data(), bytes, packed, s.peer, sendtag,
+                                    SendMode::standard, s.comm);
     if (r.peer == PURE_PROC_NULL)
       proc_null_status(status);
     else

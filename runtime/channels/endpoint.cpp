@@ -46,6 +46,8 @@ Endpoint::Endpoint(Rank& self, Process& process)
     : self_(self),
       process_(process),
       me_(self.index()),
+      world_of_(process.map().ranks_of(process.proc())),
+      remote_(process.cluster() != nullptr),
       eager_limit_(process.config().eager_limit),
       out_(static_cast<size_t>(process.size()), nullptr),
       queued_(static_cast<size_t>(process.size())) {}
@@ -127,8 +129,14 @@ void Endpoint::push_queued() {
   }
 }
 
-void Endpoint::send(const void* buf, std::size_t count, const TypeRef& type, int dest,
-                    int context, int tag, SendMode mode, const WaitSite& site) {
+void Endpoint::send(const void* buf, std::size_t count, const TypeRef& type, int to,
+                    const Comm* comm, int tag, SendMode mode, const WaitSite& site) {
+  const int dest = process_.local_index(to);
+  if (dest < 0) {
+    remote_send(buf, count, type, to, *comm, tag, mode, site);
+    return;
+  }
+  const int context = comm->context();
   const Datatype& t = *type.type;
   const std::size_t bytes = count * t.size();
   // Earlier non-blocking sends to `dest` still waiting for room go first.
@@ -164,8 +172,11 @@ void Endpoint::send(const void* buf, std::size_t count, const TypeRef& type, int
   self_.free_request(r);
 }
 
-Request* Endpoint::isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
-                         int context, int tag, SendMode mode, const Comm* comm) {
+Request* Endpoint::isend(const void* buf, std::size_t count, const TypeRef& type, int to,
+                         int tag, SendMode mode, const Comm* comm) {
+  const int dest = process_.local_index(to);
+  if (dest < 0) return remote_isend(buf, count, type, to, *comm, tag, mode);
+  const int context = comm->context();
   const Datatype& t = *type.type;
   const std::size_t bytes = count * t.size();
   const bool eager = mode != SendMode::synchronous && bytes < eager_limit_;
@@ -262,16 +273,17 @@ void Endpoint::deliver_rendezvous(Request* r, int sender, int tag, RendezvousDes
   process_.rank(who).parker().notify();
 }
 
-bool Endpoint::match_queue(Request* r, int sender) {
-  EagerQueue* q = process_.queue_for_receiver(sender, me_);
+bool Endpoint::match_queue(Request* r, int s) {
+  EagerQueue* q = process_.queue_for_receiver(s, me_);
   if (!q) return false;
+  const int sender = world_of_[static_cast<size_t>(s)];
   const std::uint64_t start = q->head();
   for (std::uint64_t pos = start; pos < start + q->capacity(); ++pos) {
     bool end = false;
     SlotHeader* h = q->peek(pos, &end);
     if (end) break;
     if (!h || !matches(r, sender, h->context, h->tag)) continue;
-    if (take(r, q, pos, h, sender)) process_.rank(sender).parker().notify();
+    if (take(r, q, pos, h, sender)) process_.rank(s).parker().notify();
     return true;
   }
   return false;
@@ -303,7 +315,10 @@ bool Endpoint::match(Request* r) {
     unexpected_.erase(it);
     return true;
   }
-  if (r->peer >= 0) return match_queue(r, r->peer);
+  if (r->peer >= 0) {
+    const int s = process_.local_index(r->peer);
+    return s >= 0 && match_queue(r, s);
+  }
   for (int s = 0; s < process_.size(); ++s)
     if (match_queue(r, s)) return true;
   return false;
@@ -325,7 +340,8 @@ void Endpoint::drain_full_queues() {
       SlotHeader* h = q->peek(pos, &end);
       if (end) break;
       if (!h) continue;
-      Unexpected u{s, h->context, h->tag, h->kind, h->bytes, nullptr, nullptr};
+      Unexpected u{world_of_[static_cast<size_t>(s)], h->context, h->tag, h->kind, h->bytes,
+                   nullptr, nullptr};
       if (h->kind == SlotKind::eager) {
         u.data.reset(new char[h->bytes ? h->bytes : 1]);
         std::memcpy(u.data.get(), EagerQueue::payload(h), h->bytes);
@@ -378,7 +394,8 @@ void Endpoint::match_posted() {
   bool any_source = false;
   for (const Request* r : posted_) any_source |= r->peer < 0;
   for (int s = 0; s < process_.size() && !posted_.empty(); ++s) {
-    if (!any_source && first_posted_from(s) == posted_.size()) continue;
+    const int sender = world_of_[static_cast<size_t>(s)];
+    if (!any_source && first_posted_from(sender) == posted_.size()) continue;
     EagerQueue* q = process_.queue_for_receiver(s, me_);
     if (!q) continue;
     const std::uint64_t start = q->head();
@@ -388,9 +405,9 @@ void Endpoint::match_posted() {
       SlotHeader* h = q->peek(pos, &end);
       if (end) break;
       if (!h) continue;
-      std::size_t i = first_posted(s, h->context, h->tag);
+      std::size_t i = first_posted(sender, h->context, h->tag);
       if (i == posted_.size()) continue;
-      made_room |= take(posted_[i], q, pos, h, s);
+      made_room |= take(posted_[i], q, pos, h, sender);
       retire_posted(i);
     }
     if (made_room) process_.rank(s).parker().notify();
@@ -412,6 +429,9 @@ void Endpoint::progress(bool stuck) {
   } else if (!posted_.empty()) {
     match_posted();
   }
+  // After local matching: then no unexpected message matches a posted
+  // receive, and pulled messages cannot overtake one (endpoint_remote.cpp).
+  if (remote_ && !posted_.empty()) progress_remote();
   if (!detached_.empty()) {
     for (size_t i = 0; i < detached_.size();) {
       if (test(detached_[i])) {
@@ -434,7 +454,9 @@ void Endpoint::progress(bool stuck) {
 bool Endpoint::spin_for_next(Request* r) {
   constexpr int kSpins = 1 << 14;
   if (r->peer < 0 || !posted_.empty() || process_.oversubscribed()) return false;
-  EagerQueue* q = process_.queue_for_receiver(r->peer, me_);
+  const int s = process_.local_index(r->peer);
+  if (s < 0) return false;
+  EagerQueue* q = process_.queue_for_receiver(s, me_);
   if (!q) return false;
   std::uint64_t pos = q->head();
   const std::uint64_t limit = pos + q->capacity();
@@ -478,7 +500,9 @@ void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int sourc
   if (!posted_.empty() || (!match(&r) && !spin_for_next(&r))) {
     posted_.push_back(&r);
     PostedGuard guard{posted_, &r};
-    self_.wait_until([&] { return r.complete; }, site);
+    WaitSite where = site;
+    where.remote = may_match_remote(&r);
+    self_.wait_until([&] { return r.complete; }, where);
   }
   if (status) *status = r.status;
   if (r.error == PURE_ERR_TRUNCATE)
@@ -526,7 +550,8 @@ bool Endpoint::iprobe(int source, int context, int tag, const Comm* comm, PURE_S
     }
   }
   for (int s = 0; s < process_.size(); ++s) {
-    if (source >= 0 && s != source) continue;
+    const int sender = world_of_[static_cast<size_t>(s)];
+    if (source >= 0 && sender != source) continue;
     EagerQueue* q = process_.queue_for_receiver(s, me_);
     if (!q) continue;
     const std::uint64_t start = q->head();
@@ -534,8 +559,18 @@ bool Endpoint::iprobe(int source, int context, int tag, const Comm* comm, PURE_S
       bool end = false;
       SlotHeader* h = q->peek(pos, &end);
       if (end) break;
-      if (h && matches(&probe, s, h->context, h->tag)) {
-        fill_probe_status(status, comm, s, h->tag, h->bytes);
+      if (h && matches(&probe, sender, h->context, h->tag)) {
+        fill_probe_status(status, comm, sender, h->tag, h->bytes);
+        return true;
+      }
+    }
+  }
+  // Messages from other processes wait in MPI until pulled.
+  if (remote_ && comm && may_match_remote(&probe, comm)) {
+    pull_remote(*comm);
+    for (const Unexpected& u : unexpected_) {
+      if (matches(&probe, u.sender, u.context, u.tag)) {
+        fill_probe_status(status, comm, u.sender, u.tag, u.bytes);
         return true;
       }
     }
@@ -545,6 +580,7 @@ bool Endpoint::iprobe(int source, int context, int tag, const Comm* comm, PURE_S
 
 bool Endpoint::test(Request* r) {
   if (r->complete) return true;
+  if (r->remote) return remote_test(r);
   if (r->kind == Request::Kind::recv || r->queued) return false;
   if (r->rendezvous) {
     help_rendezvous(&r->rendezvous_desc, false);

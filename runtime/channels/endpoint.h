@@ -11,6 +11,13 @@
 // full queues. Every message in the unexpected list from sender s is older
 // than every message still in the queue from s, so "unexpected first, then
 // the queue from its head" finds the earliest matching message.
+//
+// Peers are world ranks. Those in other processes are reached through MPI
+// (endpoint_remote.cpp): sends go out with MPI_Isend at once; messages from
+// them stay in MPI until a posted receive or a probe that may match one
+// pulls them with a matched probe, straight into the earliest matching
+// posted receive or else into the unexpected list -- so posting order and
+// per-sender order hold for them exactly as for local senders.
 #pragma once
 
 #include <cstddef>
@@ -44,13 +51,14 @@ class Endpoint {
   Endpoint(const Endpoint&) = delete;
   Endpoint& operator=(const Endpoint&) = delete;
 
-  // Blocking send to rank index `dest` (returns when the buffer may be reused).
-  void send(const void* buf, std::size_t count, const TypeRef& type, int dest, int context,
+  // Blocking send to world rank `dest` on `comm` (returns when the buffer
+  // may be reused).
+  void send(const void* buf, std::size_t count, const TypeRef& type, int dest, const Comm* comm,
             int tag, SendMode mode, const WaitSite& site);
   // Non-blocking send; returns the request (possibly the shared completed one).
-  Request* isend(const void* buf, std::size_t count, const TypeRef& type, int dest, int context,
-                 int tag, SendMode mode, const Comm* comm);
-  // Blocking receive; `source` is a rank index or -1 for any.
+  Request* isend(const void* buf, std::size_t count, const TypeRef& type, int dest, int tag,
+                 SendMode mode, const Comm* comm);
+  // Blocking receive; `source` is a world rank or -1 for any.
   void recv(void* buf, std::size_t count, const TypeRef& type, int source, int context, int tag,
             const Comm* comm, PURE_Status* status, const WaitSite& site);
   Request* irecv(void* buf, std::size_t count, const TypeRef& type, int source, int context,
@@ -66,6 +74,10 @@ class Endpoint {
   void detach(Request* r);
 
   void progress(bool stuck);
+
+  // Sends to or receives from other processes still in flight: the wait
+  // loop then polls MPI instead of sleeping long.
+  bool remote_in_flight() const;
 
   // What is still in flight, checked by finalize.
   std::size_t pending_sends() const { return queued_total_ + detached_.size(); }
@@ -111,12 +123,27 @@ class Endpoint {
            (r->tag == PURE_ANY_TAG || r->tag == tag);
   }
   void help_rendezvous(RendezvousDescriptor* d, bool receiver);
+
+  // ---- peers in other processes (endpoint_remote.cpp) ----
+  void remote_send(const void* buf, std::size_t count, const TypeRef& type, int dest,
+                   const Comm& comm, int tag, SendMode mode, const WaitSite& site);
+  Request* remote_isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
+                        const Comm& comm, int tag, SendMode mode);
+  bool remote_test(Request* r);
+  // Whether a receive (or probe) on `comm` may be matched from another process.
+  bool may_match_remote(const Request* r, const Comm* comm = nullptr) const;
+  // Pulls every message MPI holds for this rank on `comm`.
+  void pull_remote(const Comm& comm);
+  void progress_remote();
   void fill_probe_status(PURE_Status* status, const Comm* comm, int sender, int tag,
                          std::size_t bytes) const;
 
   Rank& self_;
   Process& process_;
-  const int me_;
+  const int me_;                         // local index
+  const std::vector<int>& world_of_;     // local index -> world rank
+  const bool remote_;                    // peers in other processes exist
+  std::size_t remote_sends_ = 0;         // remote sends whose MPI request is pending
   const std::size_t eager_limit_;
   std::vector<EagerQueue*> out_;               // cached pointers to my outgoing queues
   std::vector<std::deque<Request*>> queued_;   // per destination, FIFO of queued sends

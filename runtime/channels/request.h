@@ -60,11 +60,14 @@ class Request : public pure_request_s {
   bool rendezvous = false;     // send: announced through a descriptor
   bool queued = false;         // send: waiting for room in the eager queue
   bool bsend = false;          // send: data lives in the attached buffer
+  bool remote = false;         // send to another process, through MPI
 
   // envelope
   const Comm* comm = nullptr;
   int context = 0;
-  int peer = -1;   // rank index of the partner, or -1 for PURE_ANY_SOURCE
+  // send: local index of the receiver (world rank when remote);
+  // recv: world rank of the source, or -1 for PURE_ANY_SOURCE
+  int peer = -1;
   int tag = 0;
 
   // user buffer
@@ -80,12 +83,19 @@ class Request : public pure_request_s {
   RendezvousDescriptor rendezvous_desc;
   Request* next_free = nullptr;
 
+  // A remote send's MPI_Request, kept as bytes so that this header needs no
+  // <mpi.h> (endpoint_remote.cpp checks that it fits), and the packed copy
+  // of a non-contiguous send buffer.
+  alignas(8) unsigned char mpi_request[8] = {};
+  std::unique_ptr<char[]> packed;
+
   // Back to a fresh request for reuse from the pool. The descriptor is left
   // alone (it is a few cache lines; clearing it on every small isend showed
   // in profiles): a rendezvous send re-initialises it in prepare_descriptor.
   void reset() {
     kind = Kind::send;
-    complete = user_freed = rendezvous = queued = bsend = false;
+    complete = user_freed = rendezvous = queued = bsend = remote = false;
+    packed.reset();
     comm = nullptr;
     context = 0;
     peer = -1;

@@ -112,7 +112,7 @@ void ring_bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t
   cursor.bcast_read.store(t, std::memory_order_release);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   const int waker = cursor.waker.load(std::memory_order_relaxed);
-  if (waker != 0) rank.process().rank(waker - 1).parker().notify();
+  if (waker != 0) rank.process().rank_of_world(waker - 1).parker().notify();
   if (sent != static_cast<std::int64_t>(bytes))
     fail(PURE_ERR_COUNT,
          "bcast size mismatch: rank %d expects %lld bytes but root %d sends %lld (counts and "

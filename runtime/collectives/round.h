@@ -20,7 +20,7 @@ namespace pure::coll {
 // Notifies the Parker of communicator member `member` (who may be parked on
 // something this rank just published).
 inline void wake_member(Rank& rank, const Comm& comm, int member) {
-  rank.process().rank(comm.index_of(member)).parker().notify();
+  rank.process().rank_of_world(comm.index_of(member)).parker().notify();
 }
 // The same for every member but this rank.
 inline void wake_others(Rank& rank, const Comm& comm) {

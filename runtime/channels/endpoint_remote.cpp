@@ -1,0 +1,175 @@
+// Endpoint, the part that reaches ranks in other processes through MPI.
+//
+// A message to world rank d on communicator C goes out at once with
+// MPI_Isend (MPI_Issend for synchronous sends) on C's point-to-point MPI
+// communicator for d's slot, to d's process, as bytes (packed first when
+// the datatype is not contiguous), with the MPI tag
+// (sender's slot << Cluster::slot_shift()) | user tag.
+//
+// Receiving: only this rank ever probes its slot's MPI communicators, so a
+// matched probe (MPI_Improbe) followed by MPI_Mrecv needs no lock. Messages
+// stay in MPI until a posted receive or a probe that may match one pulls
+// them; each pulled message goes to the earliest posted receive it matches
+// (straight into the user's buffer when the type is contiguous and the
+// message fits: one copy), or else to the unexpected list. Pulling runs
+// after local matching, so the unexpected list never holds a message that
+// a posted receive matches, and a remote sender's messages keep their order.
+#include <mpi.h>
+
+#include <climits>
+#include <cstring>
+#include <memory>
+
+#include "channels/endpoint.h"
+#include "cluster.h"
+#include "comm.h"
+#include "comm_net.h"
+#include "error.h"
+#include "process.h"
+#include "rank.h"
+
+namespace pure {
+
+static_assert(sizeof(MPI_Request) <= sizeof(Request::mpi_request),
+              "Request::mpi_request must hold an MPI_Request");
+
+namespace {
+MPI_Request* mpi_request(Request* r) { return reinterpret_cast<MPI_Request*>(r->mpi_request); }
+}  // namespace
+
+Request* Endpoint::remote_isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
+                                const Comm& comm, int tag, SendMode mode) {
+  const Datatype& t = *type.type;
+  const std::size_t bytes = count * t.size();
+  if (bytes > static_cast<std::size_t>(INT_MAX))
+    fail(PURE_ERR_COUNT, "a message of %zu bytes to rank %d in another process is over MPI's "
+         "limit of %d bytes", bytes, comm.rank_of(dest), INT_MAX);
+  const CommNet& net = *comm.net();
+  const int to = comm.rank_of(dest);
+  Request* r = self_.new_request();
+  r->kind = Request::Kind::send;
+  r->remote = true;
+  r->comm = &comm;
+  r->context = comm.context();
+  r->peer = dest;
+  r->tag = tag;
+  r->buf = const_cast<void*>(buf);
+  r->count = count;
+  r->type = type;
+  const void* data = static_cast<const char*>(buf) + t.true_lb();
+  if (!t.contiguous()) {
+    r->packed.reset(new char[bytes ? bytes : 1]);
+    pack(buf, count, t, 0, r->packed.get(), bytes);
+    data = r->packed.get();
+  }
+  const int mpi_tag =
+      (net.slot_of[static_cast<std::size_t>(comm.rank())] << process_.cluster()->slot_shift()) | tag;
+  MPI_Comm channel = net.p2p[static_cast<std::size_t>(net.slot_of[static_cast<std::size_t>(to)])];
+  const int where = net.pos_of[static_cast<std::size_t>(to)];
+  if (mode == SendMode::synchronous)
+    mpi_check(MPI_Issend(data, static_cast<int>(bytes), MPI_BYTE, where, mpi_tag, channel,
+                         mpi_request(r)),
+              "MPI_Issend");
+  else
+    mpi_check(MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE, where, mpi_tag, channel,
+                        mpi_request(r)),
+              "MPI_Isend");
+  ++remote_sends_;
+  return r;
+}
+
+bool Endpoint::remote_test(Request* r) {
+  int done = 0;
+  mpi_check(MPI_Test(mpi_request(r), &done, MPI_STATUS_IGNORE), "MPI_Test");
+  if (!done) return false;
+  r->complete = true;
+  r->packed.reset();
+  --remote_sends_;
+  return true;
+}
+
+void Endpoint::remote_send(const void* buf, std::size_t count, const TypeRef& type, int dest,
+                           const Comm& comm, int tag, SendMode mode, const WaitSite& site) {
+  Request* r = remote_isend(buf, count, type, dest, comm, tag, mode);
+  WaitSite where = site;
+  where.remote = true;
+  self_.wait_until([&] { return remote_test(r); }, where);
+  self_.free_request(r);
+}
+
+bool Endpoint::may_match_remote(const Request* r, const Comm* comm) const {
+  if (!remote_) return false;
+  const Comm* c = comm ? comm : r->comm;
+  if (!c || !c->net()) return false;
+  return r->peer < 0 || process_.local_index(r->peer) < 0;
+}
+
+bool Endpoint::remote_in_flight() const {
+  if (!remote_) return false;
+  if (remote_sends_ != 0) return true;
+  for (const Request* r : posted_)
+    if (may_match_remote(r)) return true;
+  return false;
+}
+
+void Endpoint::pull_remote(const Comm& comm) {
+  const CommNet& net = *comm.net();
+  MPI_Comm channel = net.p2p[static_cast<std::size_t>(net.slot_of[static_cast<std::size_t>(comm.rank())])];
+  const int shift = process_.cluster()->slot_shift();
+  for (;;) {
+    int found = 0;
+    MPI_Message msg = MPI_MESSAGE_NULL;
+    MPI_Status st;
+    mpi_check(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, channel, &found, &msg, &st),
+              "MPI_Improbe");
+    if (!found) return;
+    int count = 0;
+    mpi_check(MPI_Get_count(&st, MPI_BYTE, &count), "MPI_Get_count");
+    const std::size_t bytes = static_cast<std::size_t>(count);
+    const auto& there = net.members_at[static_cast<std::size_t>(st.MPI_SOURCE)];
+    const int sender = comm.index_of(there[static_cast<std::size_t>(st.MPI_TAG >> shift)]);
+    const int tag = st.MPI_TAG & ((1 << shift) - 1);
+
+    const std::size_t i = first_posted(sender, comm.context(), tag);
+    if (i < posted_.size()) {
+      Request* r = posted_[i];
+      const Datatype& t = *r->type.type;
+      const std::size_t capacity = r->count * t.size();
+      if (t.contiguous() && bytes <= capacity) {
+        mpi_check(MPI_Mrecv(static_cast<char*>(r->buf) + t.true_lb(), count, MPI_BYTE, &msg,
+                            MPI_STATUS_IGNORE),
+                  "MPI_Mrecv");
+        complete_recv(r, sender, tag, bytes, capacity);
+      } else {
+        // Scattered or truncated: through a copy, never past the buffer.
+        std::unique_ptr<char[]> data(new char[bytes ? bytes : 1]);
+        mpi_check(MPI_Mrecv(data.get(), count, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
+        deliver_eager(r, sender, tag, data.get(), bytes);
+      }
+      retire_posted(i);
+      continue;
+    }
+    Unexpected u{sender, comm.context(), tag, SlotKind::eager, bytes,
+                 std::unique_ptr<char[]>(new char[bytes ? bytes : 1]), nullptr};
+    mpi_check(MPI_Mrecv(u.data.get(), count, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
+    unexpected_.push_back(std::move(u));
+  }
+}
+
+void Endpoint::progress_remote() {
+  // The communicators of posted receives that another process may match,
+  // each once (pulling may retire receives, so collect first).
+  const Comm* comms[8];
+  std::size_t n = 0;
+  for (const Request* r : posted_) {
+    if (!may_match_remote(r)) continue;
+    bool seen = false;
+    for (std::size_t k = 0; k < n; ++k) seen |= comms[k] == r->comm;
+    if (seen) continue;
+    if (n == 8) break;  // the rest on the next round
+    comms[n++] = r->comm;
+  }
+  for (std::size_t k = 0; k < n; ++k) pull_remote(*comms[k]);
+}
+
+}  // namespace pure

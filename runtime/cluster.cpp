@@ -1,0 +1,150 @@
+#include "cluster.h"
+
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "error.h"
+#include "pure/pure.h"
+
+namespace pure {
+
+namespace {
+Cluster* g_cluster = nullptr;
+bool g_mpi_started = false;
+
+int bits_below(long long ub) {  // how many low bits every value 0..ub fits in
+  int bits = 0;
+  while (bits < 62 && (1LL << (bits + 1)) - 1 <= ub) ++bits;
+  return bits;
+}
+int bits_for(int values) {  // bits that number `values` distinct values
+  int bits = 0;
+  while ((1 << bits) < values) ++bits;
+  return bits;
+}
+}  // namespace
+
+void mpi_check(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) len = 0;
+  fail(PURE_ERR_INTERN, "%s failed: %.*s", what, len, text);
+}
+
+Cluster* Cluster::current() { return g_cluster; }
+
+Cluster& Cluster::start(const Config& config) {
+  if (g_mpi_started)
+    throw ConfigError("PURE_PROCS=" + std::to_string(config.procs) +
+                      ": a process runs at most one job of several processes (MPI cannot be "
+                      "initialised twice)\n");
+  g_mpi_started = true;
+  int provided = MPI_THREAD_SINGLE;
+  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+    throw ConfigError("PURE_PROCS=" + std::to_string(config.procs) + ": MPI_Init_thread failed\n");
+  // Errors come back as codes (mpi_check) instead of ending the process
+  // with MPI's own message.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  auto cluster = std::unique_ptr<Cluster>(new Cluster);
+  int procs = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &cluster->me_);
+  MPI_Comm_size(MPI_COMM_WORLD, &procs);
+
+  // Every process checks what it can; the lowest failing one reports.
+  std::string problem;
+  if (provided < MPI_THREAD_MULTIPLE) {
+    problem = "the MPI library provides thread level " + std::to_string(provided) +
+              ", but Pure needs MPI_THREAD_MULTIPLE (" + std::to_string(MPI_THREAD_MULTIPLE) +
+              "): every rank thread calls MPI";
+  } else if (procs != config.procs) {
+    problem = "PURE_PROCS=" + std::to_string(config.procs) + " but mpirun started " +
+              std::to_string(procs) + " processes (launch with purerun)";
+  } else {
+    try {
+      cluster->map_ = config.rank_map.empty()
+                          ? RankMap::smp(config.ranks, config.procs)
+                          : RankMap::from_file(config.rank_map, config.ranks, config.procs);
+    } catch (const ConfigError& e) {
+      problem = e.what();
+      if (!problem.empty() && problem.back() == '\n') problem.pop_back();
+    }
+  }
+  // Agreement: the same map everywhere (each process reads the file itself).
+  if (problem.empty()) {
+    unsigned long long mine = cluster->map_.fingerprint(), low = 0, high = 0;
+    MPI_Allreduce(&mine, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    if (low != high)
+      problem = "the processes disagree on the rank map (" + config.rank_map +
+                " differs between them): every process must read the same file";
+  } else {
+    // Keep the collective calls matched: failing processes join with
+    // values that cannot make a healthy process fail.
+    unsigned long long zero = 0, sink = 0, ones = ~0ull;
+    MPI_Allreduce(&ones, &sink, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&zero, &sink, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  }
+  int failing = problem.empty() ? procs : cluster->me_, first = procs;
+  MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first != procs) {
+    MPI_Finalize();
+    throw ConfigError(first == cluster->me_ ? problem + "\n" : std::string());
+  }
+
+  // Tag budget: the sender's slot above the user's tag.
+  void* attr = nullptr;
+  int flag = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &attr, &flag);
+  const long long tag_ub = flag ? *static_cast<int*>(attr) : 32767;
+  const int tag_bits = bits_below(tag_ub);
+  const int slot_bits = bits_for(cluster->map_.max_per_proc());
+  cluster->user_tag_bits_ = tag_bits - slot_bits;
+  cluster->create_counter_bits_ = tag_bits - bits_for(cluster->map_.ranks());
+  if (cluster->user_tag_bits_ < 15 || cluster->create_counter_bits_ < 4) {
+    MPI_Finalize();
+    throw ConfigError(cluster->me_ == 0
+                          ? "the MPI library's MPI_TAG_UB (" + std::to_string(tag_ub) +
+                                ") leaves too few tag bits for " +
+                                std::to_string(cluster->map_.max_per_proc()) +
+                                " ranks per process; use fewer ranks per process\n"
+                          : std::string());
+  }
+  cluster->user_tag_ub_ = static_cast<int>((1LL << cluster->user_tag_bits_) - 1);
+
+  // Processes sharing a node take consecutive cores.
+  MPI_Comm node = MPI_COMM_NULL;
+  mpi_check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, cluster->me_,
+                                MPI_INFO_NULL, &node),
+            "MPI_Comm_split_type");
+  int mine = static_cast<int>(cluster->map_.ranks_of(cluster->me_).size()), before = 0;
+  mpi_check(MPI_Exscan(&mine, &before, 1, MPI_INT, MPI_SUM, node), "MPI_Exscan");
+  int node_rank = 0;
+  MPI_Comm_rank(node, &node_rank);
+  cluster->node_offset_ = node_rank == 0 ? 0 : before;
+  MPI_Comm_free(&node);
+
+  g_cluster = cluster.release();
+  return *g_cluster;
+}
+
+int Cluster::create_tag(int lowest_rank, unsigned counter) const {
+  const unsigned mask = (1u << create_counter_bits_) - 1;
+  return (lowest_rank << create_counter_bits_) | static_cast<int>(counter & mask);
+}
+
+void Cluster::abort(int code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);  // MPI_Abort does not return; if it did, end this process anyway
+}
+
+void Cluster::finalize() {
+  if (finalized_) return;
+  finalized_ = true;
+  MPI_Finalize();
+}
+
+}  // namespace pure

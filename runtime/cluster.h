@@ -1,0 +1,67 @@
+// Cluster: this process's part of a job of several processes (PURE_PROCS > 1),
+// which talk through MPI. A single-process job never creates one and never
+// touches MPI.
+//
+// MPI is initialised once per OS process with MPI_THREAD_MULTIPLE (every
+// rank thread calls MPI itself: sends, matched probes, and the MPI_Test
+// calls that drive progress from the wait loop) and finalised when the job
+// ends. At start the processes check that MPI gave them the thread level,
+// that the job's shape matches mpirun's, and that they all read the same
+// rank map; any failure is one clear ConfigError, reported by the lowest
+// failing process only.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+
+#include "pure/run.hpp"
+#include "rank_map.h"
+
+namespace pure {
+
+class Cluster {
+ public:
+  // The first call initialises MPI and agrees on the rank map; later calls
+  // in the same process fail (MPI cannot be initialised twice).
+  static Cluster& start(const Config& config);
+  // The running cluster, or nullptr in a single-process job.
+  static Cluster* current();
+
+  const RankMap& map() const { return map_; }
+  int me() const { return me_; }  // this process: its rank in MPI_COMM_WORLD
+  // World ranks of the processes before this one on the same node, so that
+  // ranks of several processes on one node pin to different cores.
+  int node_offset() const { return node_offset_; }
+
+  // MPI tags of point-to-point messages between processes carry the
+  // sender's slot (its index among its process's members of the
+  // communicator) above the user's tag: the user keeps the low bits.
+  int slot_shift() const { return user_tag_bits_; }
+  int user_tag_ub() const { return user_tag_ub_; }
+  // Tags of MPI_Comm_create_group calls (comm_net.cpp): the lowest world
+  // rank of the new communicator above a counter of that rank's creations.
+  int create_tag(int lowest_rank, unsigned counter) const;
+
+  // Ends every process of the job (MPI_Abort on MPI_COMM_WORLD).
+  [[noreturn]] void abort(int code);
+  // MPI_Finalize, once every rank thread of this process has finished.
+  void finalize();
+  bool finalized() const { return finalized_; }
+
+ private:
+  Cluster() = default;
+  RankMap map_;
+  int me_ = 0;
+  int node_offset_ = 0;
+  int user_tag_bits_ = 0;
+  int user_tag_ub_ = 0;
+  int create_counter_bits_ = 0;
+  bool finalized_ = false;
+};
+
+// Checks an MPI return code; on failure throws Error(PURE_ERR_INTERN) naming
+// the MPI call and MPI's own description of the error.
+void mpi_check(int rc, const char* what);
+
+}  // namespace pure

@@ -1,0 +1,72 @@
+#include "comm_net.h"
+
+#include <algorithm>
+
+#include "cluster.h"
+
+namespace pure {
+
+std::shared_ptr<CommNet> CommNet::layout(const std::vector<int>& members, const RankMap& map,
+                                         int me_proc) {
+  auto net = std::make_shared<CommNet>();
+  const std::size_t n = members.size();
+  net->pos_of.resize(n);
+  net->slot_of.resize(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    const int p = map.proc_of(members[r]);
+    auto it = std::find(net->procs.begin(), net->procs.end(), p);
+    const int pos = static_cast<int>(it - net->procs.begin());
+    if (it == net->procs.end()) {
+      net->procs.push_back(p);
+      net->members_at.emplace_back();
+    }
+    net->pos_of[r] = pos;
+    net->slot_of[r] = static_cast<int>(net->members_at[static_cast<std::size_t>(pos)].size());
+    net->members_at[static_cast<std::size_t>(pos)].push_back(static_cast<int>(r));
+  }
+  auto me = std::find(net->procs.begin(), net->procs.end(), me_proc);
+  net->my_pos = me == net->procs.end() ? -1 : static_cast<int>(me - net->procs.begin());
+  return net;
+}
+
+int CommNet::slots() const {
+  std::size_t most = 0;
+  for (const auto& m : members_at) most = std::max(most, m.size());
+  return static_cast<int>(most);
+}
+
+void CommNet::create_world() {
+  p2p.assign(static_cast<std::size_t>(slots()), MPI_COMM_NULL);
+  for (MPI_Comm& c : p2p)
+    mpi_check(MPI_Comm_split(MPI_COMM_WORLD, 0, my_pos, &c), "MPI_Comm_split");
+  mpi_check(MPI_Comm_split(MPI_COMM_WORLD, 0, my_pos, &coll), "MPI_Comm_split");
+  for (MPI_Comm& c : p2p) MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(coll, MPI_ERRORS_RETURN);
+}
+
+void CommNet::create(int tag) {
+  MPI_Group world = MPI_GROUP_NULL, group = MPI_GROUP_NULL;
+  mpi_check(MPI_Comm_group(MPI_COMM_WORLD, &world), "MPI_Comm_group");
+  mpi_check(MPI_Group_incl(world, static_cast<int>(procs.size()), procs.data(), &group),
+            "MPI_Group_incl");
+  // The same tag for every call: the calls of one creation follow one
+  // another in the same order in every process.
+  p2p.assign(static_cast<std::size_t>(slots()), MPI_COMM_NULL);
+  for (MPI_Comm& c : p2p)
+    mpi_check(MPI_Comm_create_group(MPI_COMM_WORLD, group, tag, &c), "MPI_Comm_create_group");
+  mpi_check(MPI_Comm_create_group(MPI_COMM_WORLD, group, tag, &coll), "MPI_Comm_create_group");
+  MPI_Group_free(&group);
+  MPI_Group_free(&world);
+  for (MPI_Comm& c : p2p) MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(coll, MPI_ERRORS_RETURN);
+}
+
+CommNet::~CommNet() {
+  Cluster* cluster = Cluster::current();
+  if (!cluster || cluster->finalized()) return;
+  for (MPI_Comm& c : p2p)
+    if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+  if (coll != MPI_COMM_NULL) MPI_Comm_free(&coll);
+}
+
+}  // namespace pure
