@@ -61,7 +61,7 @@ class Process {
   const std::shared_ptr<CommNet>& world_net() const { return world_net_; }
   // Largest user tag: INT_MAX in one process; less across processes, where
   // MPI tags also carry the sender's slot.
-  int tag_ub() const { return tag_ub_; }
+  const int& tag_ub() const { return tag_ub_; }
   bool oversubscribed() const { return oversubscribed_; }
   BackoffPolicy backoff() const { return BackoffPolicy::for_mode(config_.wait, oversubscribed_); }
 

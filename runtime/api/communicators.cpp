@@ -33,7 +33,15 @@ PURE_Comm install(Rank& rank, const Comm& parent, const NewComm& share, const ch
   if (share.context < 0) return PURE_COMM_NULL;
   auto comm = std::make_unique<Comm>(share.context, *share.members, rank.world(),
                                      std::string("a communicator from ") + how);
-  comm->set_dropbox(share.dropbox);
+  if (share.net) {
+    // Members in several processes: the Dropbox serves the local view.
+    auto local = std::make_unique<Comm>(share.context | kLocalContextBit, *share.local_members,
+                                        rank.world(), std::string("the local part of ") + comm->name());
+    local->set_dropbox(share.dropbox);
+    comm->set_net(share.net, std::move(local));
+  } else {
+    comm->set_dropbox(share.dropbox);
+  }
   comm->set_errhandler(parent.errhandler());  // inherited, as MPI specifies
   return rank.add_comm(std::move(comm));
 }

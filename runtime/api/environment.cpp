@@ -163,13 +163,12 @@ int pure_comm_get_attr(PURE_Comm comm, int keyval, void* attribute_val, int* fla
     comm_arg(c, comm);
     if (!attribute_val || !flag) fail(PURE_ERR_ARG, "null attribute or flag pointer");
     // As in MPI, the attribute value is a pointer to the stored integer.
-    static const int tag_ub = tag_upper_bound();
     static const int wtime_global = 1;
     static const int host = PURE_PROC_NULL;
     static const int io = PURE_ANY_SOURCE;
     const int* value = nullptr;
     switch (keyval) {
-      case PURE_TAG_UB: value = &tag_ub; break;
+      case PURE_TAG_UB: value = &c.rank.process().tag_ub(); break;  // lives as long as the job
       case PURE_WTIME_IS_GLOBAL: value = &wtime_global; break;
       case PURE_HOST: value = &host; break;
       case PURE_IO: value = &io; break;

@@ -56,4 +56,28 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
 // PURE_UNDEFINED gets none (context -1).
 NewComm split(Rank& rank, Comm& comm, const char* call, int color, int key);
 
+// The same collectives on communicators whose members live in several
+// processes (comm.net() set); the functions above hand over to these.
+namespace hier {
+void barrier(Rank& rank, Comm& comm, const char* call);
+void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t count,
+           const Datatype& type, int root);
+void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root);
+void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive);
+void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recvcounts);
+void gatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+             const Datatype* stype, void* recv, const int* rcounts, const int* displs,
+             const Datatype* rtype, int root);
+void scatterv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+              const int* displs, const Datatype* stype, void* recv, std::size_t rcount,
+              const Datatype* rtype, int root);
+void allgatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+                const Datatype* stype, void* recv, const int* rcounts, const int* displs,
+                const Datatype* rtype);
+void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+               const int* sdispls, const Datatype* stype, void* recv, const int* rcounts,
+               const int* rdispls, const Datatype* rtype);
+NewComm split(Rank& rank, Comm& comm, const char* call, int color, int key);
+}  // namespace hier
+
 }  // namespace pure::coll

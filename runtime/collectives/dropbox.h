@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "collectives/ring.h"
+#include "comm.h"
 
 namespace pure {
 
@@ -85,8 +86,15 @@ static_assert(sizeof(Slot) == 2 * kDropboxLine, "a slot is two cache lines");
 // one (split, dup, create).
 struct NewComm {
   int context = -1;  // -1: the member gets PURE_COMM_NULL
-  std::shared_ptr<const std::vector<int>> members;  // rank indices, in new rank order
+  std::shared_ptr<const std::vector<int>> members;  // world ranks, in new rank order
   std::shared_ptr<Dropbox> dropbox;
+  // Filled by the new communicator's first member in this process when the
+  // members span processes (hier::split); unused otherwise.
+  std::shared_ptr<NetShare> net_share;
+  // Members span processes: the MPI side, and the members in this process
+  // (those `dropbox` serves).
+  std::shared_ptr<CommNet> net;
+  std::shared_ptr<const std::vector<int>> local_members;
 };
 
 class Dropbox {

@@ -123,6 +123,7 @@ void ring_bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t
 }  // namespace
 
 void barrier(Rank& rank, Comm& comm, const char* call) {
+  if (comm.net()) return hier::barrier(rank, comm, call);
   if (comm.size() == 1) return;
   Round r(rank, comm, call);
   r.barrier();
@@ -130,6 +131,7 @@ void barrier(Rank& rank, Comm& comm, const char* call) {
 
 void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t count,
            const Datatype& type, int root) {
+  if (comm.net()) return hier::bcast(rank, comm, call, buf, count, type, root);
   if (comm.size() == 1) return;
   const std::size_t bytes = count * type.size();
   if (bytes <= kPayloadBytes) {
@@ -203,6 +205,8 @@ void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t coun
 void gatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
              const Datatype* stype, void* recv, const int* rcounts, const int* displs,
              const Datatype* rtype, int root) {
+  if (comm.net())
+    return hier::gatherv(rank, comm, call, send, scount, stype, recv, rcounts, displs, rtype, root);
   const int me = comm.rank();
   Mover mover;
   if (comm.size() == 1) {
@@ -240,6 +244,8 @@ void gatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::si
 void scatterv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
               const int* displs, const Datatype* stype, void* recv, std::size_t rcount,
               const Datatype* rtype, int root) {
+  if (comm.net())
+    return hier::scatterv(rank, comm, call, send, scounts, displs, stype, recv, rcount, rtype, root);
   const int me = comm.rank();
   Mover mover;
   if (comm.size() == 1) {
@@ -271,6 +277,8 @@ void scatterv(Rank& rank, Comm& comm, const char* call, const void* send, const 
 void allgatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
                 const Datatype* stype, void* recv, const int* rcounts, const int* displs,
                 const Datatype* rtype) {
+  if (comm.net())
+    return hier::allgatherv(rank, comm, call, send, scount, stype, recv, rcounts, displs, rtype);
   const int me = comm.rank();
   Mover mover;
   if (comm.size() == 1) {
@@ -309,6 +317,9 @@ void allgatherv(Rank& rank, Comm& comm, const char* call, const void* send, std:
 void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
                const int* sdispls, const Datatype* stype, void* recv, const int* rcounts,
                const int* rdispls, const Datatype* rtype) {
+  if (comm.net())
+    return hier::alltoallv(rank, comm, call, send, scounts, sdispls, stype, recv, rcounts, rdispls,
+                           rtype);
   const int me = comm.rank();
   const int n = comm.size();
   Mover mover;

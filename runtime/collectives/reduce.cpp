@@ -272,6 +272,7 @@ void partitioned(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
 }  // namespace
 
 void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
+  if (comm.net()) return hier::reduce(rank, comm, a, root);
   Reduction red(a.op, *a.type, a.handle, a.count);
   if (comm.size() == 1) {
     local_copy(a);
@@ -289,6 +290,7 @@ void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
 }
 
 void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive) {
+  if (comm.net()) return hier::scan(rank, comm, a, exclusive);
   Reduction red(a.op, *a.type, a.handle, a.count);
   if (comm.size() == 1) {
     if (!exclusive) local_copy(a);
@@ -322,6 +324,7 @@ void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive) {
 }
 
 void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recvcounts) {
+  if (comm.net()) return hier::reduce_scatter(rank, comm, a, recvcounts);
   Reduction red(a.op, *a.type, a.handle, a.count);
   const int me = comm.rank();
   std::size_t first = 0;

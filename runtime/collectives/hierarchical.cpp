@@ -1,0 +1,678 @@
+// Collectives on communicators whose members live in several processes.
+//
+// Every one is hierarchical: a stage inside each process on the
+// communicator's local view (the ordinary collectives of this folder), one
+// MPI collective among the processes' leaders on the communicator's own MPI
+// communicator (CommNet::coll), and a stage inside each process again. The
+// leader of a process is its first member (local rank 0); only leaders call
+// MPI collectives, always in the communicator's order, so MPI sees one
+// thread per process. Leaders wait for MPI through the wait loop
+// (non-blocking MPI collectives and MPI_Test), so they steal task chunks and
+// keep MPI progressing while they wait.
+//
+// Barrier and bcast use the local collectives for both local stages. The
+// others follow one pattern, since the members share an address space: each
+// member hands its leader a pointer to its arguments (a local gather of one
+// pointer), the leader reads the members' send buffers and writes their
+// receive buffers itself around the MPI step, then tells them it is done and
+// whether it failed (a local bcast). Data crosses processes as bytes, per
+// process one blob: a header of one block size per member and block, then
+// the blocks, so that no leader needs another process's counts.
+//
+// Reductions combine whole "views" (collectives/ops.h): dense items, or the
+// user's layout for user ops. Commutative ops are folded per process first;
+// predefined ops on basic types then go through MPI's own reduction, others
+// through an allgather of the partial results that each leader folds. Non-
+// commutative ops are folded in rank order from every member's input. Scans
+// fold, for each member, the inputs of the ranks before it (from an
+// allgather of every input): simple, and fine for the member counts a node
+// holds; a scan over many processes would want MPI_Scan on the partials.
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cluster.h"
+#include "collectives/collectives.h"
+#include "collectives/rank_state.h"
+#include "comm_net.h"
+#include "process.h"
+
+namespace pure::coll::hier {
+
+namespace {
+
+const Datatype& byte_type() { return *Datatype::predefined(PURE_BYTE & 0x00FFFFFF); }
+
+char* at(void* base, long long displ, const Datatype& type) {
+  return static_cast<char*>(base) + displ * static_cast<long long>(type.extent());
+}
+const char* at(const void* base, long long displ, const Datatype& type) {
+  return static_cast<const char*>(base) + displ * static_cast<long long>(type.extent());
+}
+
+int mpi_count(std::size_t bytes, const char* call) {
+  if (bytes > static_cast<std::size_t>(INT_MAX))
+    fail(PURE_ERR_COUNT, "%s: %zu bytes between processes is over MPI's limit of %d", call, bytes,
+         INT_MAX);
+  return static_cast<int>(bytes);
+}
+
+// One member's part of a hierarchical collective, on communicator `comm`.
+struct Stage {
+  Rank& rank;
+  Comm& comm;
+  Comm& local;
+  CommNet& net;
+  const char* call;
+  bool leader;
+  int procs;
+
+  Stage(Rank& r, Comm& c, const char* name)
+      : rank(r), comm(c), local(c.local()), net(*c.net()), call(name),
+        leader(c.local().rank() == 0), procs(static_cast<int>(c.net()->procs.size())) {}
+
+  // Runs a started non-blocking MPI operation to completion in the wait loop.
+  void wait(MPI_Request& req) {
+    int done = 0;
+    mpi_check(MPI_Test(&req, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) return;
+    rank.wait_until(
+        [&] {
+          mpi_check(MPI_Test(&req, &done, MPI_STATUS_IGNORE), "MPI_Test");
+          return done != 0;
+        },
+        WaitSite{call, -1, -1, true});
+  }
+
+  // Every member hands the leader a pointer; the leader gets them in local
+  // rank order (the others get an empty vector).
+  template <class T>
+  std::vector<T*> to_leader(T* mine) {
+    const int n = local.size();
+    std::vector<T*> all(leader ? static_cast<std::size_t>(n) : 0);
+    std::vector<int> counts(static_cast<std::size_t>(n), static_cast<int>(sizeof(T*)));
+    std::vector<int> displs(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) displs[static_cast<std::size_t>(i)] = i * static_cast<int>(sizeof(T*));
+    coll::gatherv(rank, local, call, &mine, sizeof(T*), &byte_type(), all.data(), counts.data(),
+            displs.data(), &byte_type(), 0);
+    // Every member has arrived: none still reads the last collective's error.
+    if (leader) net.error.clear();
+    return all;
+  }
+
+  // The leader is done with the members' buffers; its error, if any, is
+  // every member's.
+  void from_leader() {
+    int failed = leader && !net.error.empty();
+    coll::bcast(rank, local, call, &failed, sizeof failed, byte_type(), 0);
+    if (failed) fail(PURE_ERR_TRUNCATE, "%s", net.error.c_str());
+  }
+
+  void mismatch(std::size_t sbytes, std::size_t rbytes, int from, int to) {
+    if (sbytes != rbytes && net.error.empty())
+      net.error = "rank " + std::to_string(from) + " sends " + std::to_string(sbytes) +
+                  " bytes but rank " + std::to_string(to) + " expects " + std::to_string(rbytes) +
+                  " (send and receive counts and types must match)";
+  }
+
+  // Process-to-process exchange of blobs among leaders. `sizes[p]` is what
+  // this leader sends to process p (alltoall) or its one blob (gather,
+  // allgather: sizes[0]); returns what arrived, per process.
+  std::vector<std::vector<char>> allgather(const std::vector<char>& mine) {
+    std::uint64_t n = mine.size();
+    std::vector<std::uint64_t> sizes(static_cast<std::size_t>(procs));
+    MPI_Request req;
+    mpi_check(MPI_Iallgather(&n, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, net.coll, &req),
+              "MPI_Iallgather");
+    wait(req);
+    std::vector<int> counts(static_cast<std::size_t>(procs)), displs(static_cast<std::size_t>(procs));
+    std::size_t total = 0;
+    for (int p = 0; p < procs; ++p) {
+      counts[static_cast<std::size_t>(p)] = mpi_count(sizes[static_cast<std::size_t>(p)], call);
+      displs[static_cast<std::size_t>(p)] = mpi_count(total, call);
+      total += sizes[static_cast<std::size_t>(p)];
+    }
+    std::vector<char> all(total ? total : 1);
+    mpi_check(MPI_Iallgatherv(mine.data(), mpi_count(mine.size(), call), MPI_BYTE, all.data(),
+                              counts.data(), displs.data(), MPI_BYTE, net.coll, &req),
+              "MPI_Iallgatherv");
+    wait(req);
+    return split_blobs(all, counts, displs);
+  }
+  // The same towards one process (`root_pos`); others get nothing back.
+  std::vector<std::vector<char>> gather(const std::vector<char>& mine, int root_pos) {
+    const bool root = net.my_pos == root_pos;
+    std::uint64_t n = mine.size();
+    std::vector<std::uint64_t> sizes(static_cast<std::size_t>(procs));
+    MPI_Request req;
+    mpi_check(MPI_Igather(&n, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, root_pos, net.coll,
+                          &req),
+              "MPI_Igather");
+    wait(req);
+    std::vector<int> counts(static_cast<std::size_t>(procs)), displs(static_cast<std::size_t>(procs));
+    std::size_t total = 0;
+    for (int p = 0; root && p < procs; ++p) {
+      counts[static_cast<std::size_t>(p)] = mpi_count(sizes[static_cast<std::size_t>(p)], call);
+      displs[static_cast<std::size_t>(p)] = mpi_count(total, call);
+      total += sizes[static_cast<std::size_t>(p)];
+    }
+    std::vector<char> all(total ? total : 1);
+    mpi_check(MPI_Igatherv(mine.data(), mpi_count(mine.size(), call), MPI_BYTE, all.data(),
+                           counts.data(), displs.data(), MPI_BYTE, root_pos, net.coll, &req),
+              "MPI_Igatherv");
+    wait(req);
+    if (!root) return {};
+    return split_blobs(all, counts, displs);
+  }
+  // Blob p of `out` to process p; returns the blob from each process.
+  std::vector<std::vector<char>> alltoall(const std::vector<std::vector<char>>& out) {
+    std::vector<std::uint64_t> ssizes(static_cast<std::size_t>(procs)), rsizes(ssizes.size());
+    for (int p = 0; p < procs; ++p) ssizes[static_cast<std::size_t>(p)] = out[static_cast<std::size_t>(p)].size();
+    MPI_Request req;
+    mpi_check(MPI_Ialltoall(ssizes.data(), 1, MPI_UINT64_T, rsizes.data(), 1, MPI_UINT64_T,
+                            net.coll, &req),
+              "MPI_Ialltoall");
+    wait(req);
+    std::vector<int> sc(ssizes.size()), sd(ssizes.size()), rc(ssizes.size()), rd(ssizes.size());
+    std::size_t stotal = 0, rtotal = 0;
+    for (std::size_t p = 0; p < ssizes.size(); ++p) {
+      sc[p] = mpi_count(ssizes[p], call);
+      sd[p] = mpi_count(stotal, call);
+      stotal += ssizes[p];
+      rc[p] = mpi_count(rsizes[p], call);
+      rd[p] = mpi_count(rtotal, call);
+      rtotal += rsizes[p];
+    }
+    std::vector<char> send(stotal ? stotal : 1), recv(rtotal ? rtotal : 1);
+    for (std::size_t p = 0; p < ssizes.size(); ++p)
+      if (ssizes[p]) std::memcpy(send.data() + sd[p], out[p].data(), ssizes[p]);
+    mpi_check(MPI_Ialltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, recv.data(), rc.data(),
+                             rd.data(), MPI_BYTE, net.coll, &req),
+              "MPI_Ialltoallv");
+    wait(req);
+    return split_blobs(recv, rc, rd);
+  }
+
+  static std::vector<std::vector<char>> split_blobs(const std::vector<char>& all,
+                                                    const std::vector<int>& counts,
+                                                    const std::vector<int>& displs) {
+    std::vector<std::vector<char>> blobs(counts.size());
+    for (std::size_t p = 0; p < counts.size(); ++p)
+      blobs[p].assign(all.begin() + displs[p], all.begin() + displs[p] + counts[p]);
+    return blobs;
+  }
+};
+
+// A blob: `blocks` sizes, then the blocks' bytes, in order.
+class BlobWriter {
+ public:
+  explicit BlobWriter(std::size_t blocks) : sizes_(blocks), next_(0) {}
+  // Appends a block of `bytes` packed from (buf, count, type).
+  void add(const void* buf, std::size_t count, const Datatype& type) {
+    const std::size_t bytes = count * type.size();
+    sizes_[next_++] = bytes;
+    const std::size_t at = data_.size();
+    data_.resize(at + bytes);
+    if (bytes) pack(buf, count, type, 0, data_.data() + at, bytes);
+  }
+  std::vector<char> finish() const {
+    std::vector<char> out(sizes_.size() * sizeof(std::uint64_t) + data_.size());
+    if (!sizes_.empty()) std::memcpy(out.data(), sizes_.data(), sizes_.size() * sizeof(std::uint64_t));
+    if (!data_.empty()) std::memcpy(out.data() + sizes_.size() * sizeof(std::uint64_t), data_.data(), data_.size());
+    return out;
+  }
+
+ private:
+  std::vector<std::uint64_t> sizes_;
+  std::size_t next_;
+  std::vector<char> data_;
+};
+
+class BlobReader {
+ public:
+  BlobReader(const std::vector<char>& blob, std::size_t blocks) : blob_(blob), blocks_(blocks) {
+    std::size_t at = blocks * sizeof(std::uint64_t);
+    starts_.resize(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      starts_[b] = at;
+      at += size(b);
+    }
+  }
+  std::size_t size(std::size_t b) const {
+    std::uint64_t s;
+    std::memcpy(&s, blob_.data() + b * sizeof s, sizeof s);
+    return static_cast<std::size_t>(s);
+  }
+  const char* data(std::size_t b) const { return blob_.data() + starts_[b]; }
+
+ private:
+  const std::vector<char>& blob_;
+  std::size_t blocks_;
+  std::vector<std::size_t> starts_;
+};
+
+// Unpacks a received block into (buf, count, type), never past the buffer.
+void deliver_block(Stage& s, const char* data, std::size_t bytes, void* buf, std::size_t count,
+                   const Datatype& type, int from, int to) {
+  const std::size_t rbytes = count * type.size();
+  s.mismatch(bytes, rbytes, from, to);
+  const std::size_t n = std::min(bytes, rbytes);
+  if (n) unpack(data, n, buf, count, type, 0);
+}
+
+// ---- reductions ----
+
+MPI_Datatype mpi_base(BaseType b) {
+  switch (b) {
+    case BaseType::char_: return MPI_CHAR;
+    case BaseType::schar: return MPI_SIGNED_CHAR;
+    case BaseType::uchar: return MPI_UNSIGNED_CHAR;
+    case BaseType::byte: return MPI_BYTE;
+    case BaseType::wchar: return MPI_WCHAR;
+    case BaseType::short_: return MPI_SHORT;
+    case BaseType::ushort: return MPI_UNSIGNED_SHORT;
+    case BaseType::int_: return MPI_INT;
+    case BaseType::uint_: return MPI_UNSIGNED;
+    case BaseType::long_: return MPI_LONG;
+    case BaseType::ulong_: return MPI_UNSIGNED_LONG;
+    case BaseType::llong: return MPI_LONG_LONG;
+    case BaseType::ullong: return MPI_UNSIGNED_LONG_LONG;
+    case BaseType::float_: return MPI_FLOAT;
+    case BaseType::double_: return MPI_DOUBLE;
+    case BaseType::ldouble: return MPI_LONG_DOUBLE;
+    case BaseType::int8: return MPI_INT8_T;
+    case BaseType::int16: return MPI_INT16_T;
+    case BaseType::int32: return MPI_INT32_T;
+    case BaseType::int64: return MPI_INT64_T;
+    case BaseType::uint8: return MPI_UINT8_T;
+    case BaseType::uint16: return MPI_UINT16_T;
+    case BaseType::uint32: return MPI_UINT32_T;
+    case BaseType::uint64: return MPI_UINT64_T;
+    case BaseType::c_bool: return MPI_C_BOOL;
+    default: return MPI_DATATYPE_NULL;  // pairs (packed records), complex, ...: folded by Pure
+  }
+}
+
+MPI_Op mpi_op(int predefined) {
+  switch (predefined) {
+    case op_max: return MPI_MAX;
+    case op_min: return MPI_MIN;
+    case op_sum: return MPI_SUM;
+    case op_prod: return MPI_PROD;
+    case op_land: return MPI_LAND;
+    case op_band: return MPI_BAND;
+    case op_lor: return MPI_LOR;
+    case op_bor: return MPI_BOR;
+    case op_lxor: return MPI_LXOR;
+    case op_bxor: return MPI_BXOR;
+    default: return MPI_OP_NULL;
+  }
+}
+
+// What a member hands its leader for a reduction.
+struct ReduceMember {
+  const void* input;  // a view of its items (ops.h)
+  void* recv;
+  int rank;           // in the communicator
+};
+
+bool commutative(const ReduceArgs& a) { return a.op.predefined != 0 || a.op.user.commute; }
+
+// The leader's part: the result view (in `storage`) at every leader when
+// root_pos < 0, else at the leader of process root_pos only.
+const void* combine(Stage& s, const Reduction& red, const ReduceArgs& a,
+                    const std::vector<ReduceMember*>& members, int root_pos,
+                    std::vector<unsigned char>& storage) {
+  const std::size_t items = red.items(), vb = red.view_bytes();
+  const bool everywhere = root_pos < 0;
+  if (commutative(a)) {
+    void* acc = red.buffer(storage, items);
+    red.copy(members[0]->input, acc, items);
+    for (std::size_t k = 1; k < members.size(); ++k) red.combine(members[k]->input, acc, items);
+    if (s.procs == 1) return acc;
+    MPI_Datatype base = mpi_base(a.type->base());
+    MPI_Op op = red.user() ? MPI_OP_NULL : mpi_op(a.op.predefined);
+    if (base != MPI_DATATYPE_NULL && op != MPI_OP_NULL && !red.user()) {
+      std::vector<unsigned char> result;
+      void* out = red.buffer(result, items);
+      MPI_Request req;
+      const int n = mpi_count(items, s.call);
+      if (everywhere)
+        mpi_check(MPI_Iallreduce(acc, out, n, base, op, s.net.coll, &req), "MPI_Iallreduce");
+      else
+        mpi_check(MPI_Ireduce(acc, out, n, base, op, root_pos, s.net.coll, &req), "MPI_Ireduce");
+      s.wait(req);
+      storage.swap(result);
+      return red.view_of(storage);
+    }
+    // Partials of every process, folded by each leader that needs them.
+    std::vector<char> mine(static_cast<const char*>(acc), static_cast<const char*>(acc) + vb);
+    auto blobs = everywhere ? s.allgather(mine) : s.gather(mine, root_pos);
+    if (blobs.empty()) return nullptr;
+    void* res = red.buffer(storage, items);
+    red.copy(red.view_at(blobs.back().data()), res, items);
+    for (int p = s.procs - 2; p >= 0; --p)
+      red.combine(red.view_at(blobs[static_cast<std::size_t>(p)].data()), res, items);
+    return res;
+  }
+  // Not commutative: every member's input, folded in rank order.
+  std::vector<char> mine(members.size() * vb);
+  for (std::size_t k = 0; k < members.size(); ++k)
+    std::memcpy(mine.data() + k * vb, members[k]->input, vb);
+  auto blobs = everywhere ? s.allgather(mine) : s.gather(mine, root_pos);
+  if (blobs.empty()) return nullptr;
+  auto input = [&](int r) {
+    const auto& blob = blobs[static_cast<std::size_t>(s.net.pos_of[static_cast<std::size_t>(r)])];
+    return red.view_at(blob.data() + static_cast<std::size_t>(s.net.slot_of[static_cast<std::size_t>(r)]) * vb);
+  };
+  void* res = red.buffer(storage, items);
+  const int n = s.comm.size();
+  red.copy(input(n - 1), res, items);
+  for (int r = n - 2; r >= 0; --r) red.combine(input(r), res, items);
+  return res;
+}
+
+}  // namespace
+
+void barrier(Rank& rank, Comm& comm, const char* call) {
+  Stage s(rank, comm, call);
+  coll::barrier(rank, s.local, call);
+  if (s.leader) {
+    MPI_Request req;
+    mpi_check(MPI_Ibarrier(s.net.coll, &req), "MPI_Ibarrier");
+    s.wait(req);
+  }
+  int done = 0;
+  coll::bcast(rank, s.local, call, &done, sizeof done, byte_type(), 0);
+}
+
+void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t count,
+           const Datatype& type, int root) {
+  Stage s(rank, comm, call);
+  const int root_pos = s.net.pos_of[static_cast<std::size_t>(root)];
+  const int root_slot = s.net.slot_of[static_cast<std::size_t>(root)];
+  const bool here = root_pos == s.net.my_pos;
+  // In the root's process the leader gets the data first.
+  if (here && root_slot != 0) coll::bcast(rank, s.local, call, buf, count, type, root_slot);
+  const std::size_t bytes = count * type.size();
+  if (s.leader && bytes != 0) {
+    std::vector<char> packed;
+    void* data = static_cast<char*>(buf) + type.true_lb();
+    if (!type.contiguous()) {
+      packed.resize(bytes);
+      if (here) pack(buf, count, type, 0, packed.data(), bytes);
+      data = packed.data();
+    }
+    MPI_Request req;
+    mpi_check(MPI_Ibcast(data, mpi_count(bytes, call), MPI_BYTE, root_pos, s.net.coll, &req),
+              "MPI_Ibcast");
+    s.wait(req);
+    if (!here && !type.contiguous()) unpack(packed.data(), bytes, buf, count, type, 0);
+  }
+  if (!here || root_slot == 0) coll::bcast(rank, s.local, call, buf, count, type, 0);
+}
+
+void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
+  Stage s(rank, comm, a.call);
+  Reduction red(a.op, *a.type, a.handle, a.count);
+  std::vector<unsigned char> scratch;
+  ReduceMember me{red.input_view(a.send ? a.send : a.recv, scratch), a.recv, comm.rank()};
+  auto members = s.to_leader(&me);
+  if (s.leader) {
+    const int root_pos = root < 0 ? -1 : s.net.pos_of[static_cast<std::size_t>(root)];
+    std::vector<unsigned char> storage;
+    const void* res = combine(s, red, a, members, root_pos, storage);
+    if (res) {
+      for (ReduceMember* m : members)
+        if (root < 0 || m->rank == root) red.deliver(res, m->recv);
+    }
+  }
+  s.from_leader();
+}
+
+void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive) {
+  Stage s(rank, comm, a.call);
+  Reduction red(a.op, *a.type, a.handle, a.count);
+  std::vector<unsigned char> scratch;
+  ReduceMember me{red.input_view(a.send ? a.send : a.recv, scratch), a.recv, comm.rank()};
+  auto members = s.to_leader(&me);
+  if (s.leader) {
+    const std::size_t items = red.items(), vb = red.view_bytes();
+    std::vector<char> mine(members.size() * vb);
+    for (std::size_t k = 0; k < members.size(); ++k)
+      std::memcpy(mine.data() + k * vb, members[k]->input, vb);
+    auto blobs = s.allgather(mine);
+    auto input = [&](int r) {
+      const auto& blob = blobs[static_cast<std::size_t>(s.net.pos_of[static_cast<std::size_t>(r)])];
+      return red.view_at(blob.data() + static_cast<std::size_t>(s.net.slot_of[static_cast<std::size_t>(r)]) * vb);
+    };
+    std::vector<unsigned char> storage;
+    void* acc = red.buffer(storage, items);
+    for (ReduceMember* m : members) {
+      const int last = exclusive ? m->rank - 1 : m->rank;  // inputs 0..last
+      if (last < 0) continue;  // exscan leaves rank 0's buffer alone
+      red.copy(input(last), acc, items);
+      for (int r = last - 1; r >= 0; --r) red.combine(input(r), acc, items);
+      red.deliver(acc, m->recv);
+    }
+  }
+  s.from_leader();
+}
+
+void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recvcounts) {
+  Stage s(rank, comm, a.call);
+  Reduction red(a.op, *a.type, a.handle, a.count);
+  std::vector<unsigned char> scratch;
+  ReduceMember me{red.input_view(a.send ? a.send : a.recv, scratch), a.recv, comm.rank()};
+  auto members = s.to_leader(&me);
+  if (s.leader) {
+    std::vector<unsigned char> storage;
+    const void* res = combine(s, red, a, members, -1, storage);
+    // Items per element: a dense view may hold several per element.
+    const std::size_t per = a.count ? red.items() / a.count : 0;
+    std::vector<std::size_t> first(static_cast<std::size_t>(comm.size()) + 1, 0);
+    for (int r = 0; r < comm.size(); ++r)
+      first[static_cast<std::size_t>(r) + 1] =
+          first[static_cast<std::size_t>(r)] + static_cast<std::size_t>(recvcounts[r]) * per;
+    for (ReduceMember* m : members) {
+      const std::size_t mine = static_cast<std::size_t>(recvcounts[m->rank]);
+      if (mine == 0) continue;
+      Reduction part(a.op, *a.type, a.handle, mine);
+      part.deliver(red.at(res, first[static_cast<std::size_t>(m->rank)]), m->recv);
+    }
+  }
+  s.from_leader();
+}
+
+// ---- data movement ----
+
+namespace {
+// What a member hands its leader for gatherv, scatterv, allgatherv, alltoallv.
+struct MoveMember {
+  const void* send;  // nullptr: in place
+  const int* scounts;
+  const int* sdispls;
+  std::size_t scount;
+  const Datatype* stype;
+  void* recv;
+  const int* rcounts;
+  const int* rdispls;
+  std::size_t rcount;
+  const Datatype* rtype;
+  int rank;
+};
+}  // namespace
+
+void gatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+             const Datatype* stype, void* recv, const int* rcounts, const int* displs,
+             const Datatype* rtype, int root) {
+  Stage s(rank, comm, call);
+  MoveMember me{send, nullptr, nullptr, scount, stype, recv, rcounts, displs, 0, rtype, comm.rank()};
+  auto members = s.to_leader(&me);
+  if (s.leader) {
+    const int root_pos = s.net.pos_of[static_cast<std::size_t>(root)];
+    BlobWriter out(members.size());
+    for (MoveMember* m : members) {
+      if (m->send) out.add(m->send, m->scount, *m->stype);
+      else out.add(nullptr, 0, byte_type());  // the root in place: its block is where it belongs
+    }
+    auto blobs = s.gather(out.finish(), root_pos);
+    if (!blobs.empty()) {
+      MoveMember* r = members[static_cast<std::size_t>(s.net.slot_of[static_cast<std::size_t>(root)])];
+      for (int k = 0; k < comm.size(); ++k) {
+        const std::size_t slot = static_cast<std::size_t>(s.net.slot_of[static_cast<std::size_t>(k)]);
+        if (k == root && !r->send) continue;
+        BlobReader in(blobs[static_cast<std::size_t>(s.net.pos_of[static_cast<std::size_t>(k)])],
+                      s.net.members_at[static_cast<std::size_t>(s.net.pos_of[static_cast<std::size_t>(k)])].size());
+        deliver_block(s, in.data(slot), in.size(slot), at(r->recv, r->rdispls[k], *r->rtype),
+                      static_cast<std::size_t>(r->rcounts[k]), *r->rtype, k, root);
+      }
+    }
+  }
+  s.from_leader();
+}
+
+void scatterv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+              const int* displs, const Datatype* stype, void* recv, std::size_t rcount,
+              const Datatype* rtype, int root) {
+  Stage s(rank, comm, call);
+  MoveMember me{send, scounts, displs, 0, stype, recv, nullptr, nullptr, rcount, rtype, comm.rank()};
+  auto members = s.to_leader(&me);
+  if (s.leader) {
+    const int root_pos = s.net.pos_of[static_cast<std::size_t>(root)];
+    std::vector<char> blob;
+    if (root_pos == s.net.my_pos) {
+      // The root's leader cuts one blob per process out of the root's buffer.
+      const MoveMember* r = members[static_cast<std::size_t>(s.net.slot_of[static_cast<std::size_t>(root)])];
+      std::vector<std::vector<char>> out(static_cast<std::size_t>(s.procs));
+      for (int p = 0; p < s.procs; ++p) {
+        const auto& there = s.net.members_at[static_cast<std::size_t>(p)];
+        BlobWriter w(there.size());
+        for (int k : there) {
+          if (k == root && !r->recv) w.add(nullptr, 0, byte_type());  // in place: stays
+          else w.add(at(r->send, r->sdispls[k], *r->stype), static_cast<std::size_t>(r->scounts[k]), *r->stype);
+        }
+        out[static_cast<std::size_t>(p)] = w.finish();
+      }
+      // Scatter the sizes, then the blobs.
+      std::vector<std::uint64_t> sizes(out.size());
+      std::vector<int> counts(out.size()), displs_b(out.size());
+      std::size_t total = 0;
+      for (std::size_t p = 0; p < out.size(); ++p) {
+        sizes[p] = out[p].size();
+        counts[p] = mpi_count(out[p].size(), call);
+        displs_b[p] = mpi_count(total, call);
+        total += out[p].size();
+      }
+      std::vector<char> all(total ? total : 1);
+      for (std::size_t p = 0; p < out.size(); ++p)
+        if (!out[p].empty()) std::memcpy(all.data() + displs_b[p], out[p].data(), out[p].size());
+      std::uint64_t n = 0;
+      MPI_Request req;
+      mpi_check(MPI_Iscatter(sizes.data(), 1, MPI_UINT64_T, &n, 1, MPI_UINT64_T, root_pos, s.net.coll, &req), "MPI_Iscatter");
+      s.wait(req);
+      blob.resize(n);
+      mpi_check(MPI_Iscatterv(all.data(), counts.data(), displs_b.data(), MPI_BYTE, blob.data(),
+                              mpi_count(n, call), MPI_BYTE, root_pos, s.net.coll, &req),
+                "MPI_Iscatterv");
+      s.wait(req);
+    } else {
+      std::uint64_t n = 0;
+      MPI_Request req;
+      mpi_check(MPI_Iscatter(nullptr, 1, MPI_UINT64_T, &n, 1, MPI_UINT64_T, root_pos, s.net.coll, &req), "MPI_Iscatter");
+      s.wait(req);
+      blob.resize(n);
+      mpi_check(MPI_Iscatterv(nullptr, nullptr, nullptr, MPI_BYTE, blob.data(), mpi_count(n, call),
+                              MPI_BYTE, root_pos, s.net.coll, &req),
+                "MPI_Iscatterv");
+      s.wait(req);
+    }
+    BlobReader in(blob, members.size());
+    for (std::size_t j = 0; j < members.size(); ++j) {
+      MoveMember* m = members[j];
+      if (m->rank == root && !m->recv) continue;
+      deliver_block(s, in.data(j), in.size(j), m->recv, m->rcount, *m->rtype, root, m->rank);
+    }
+  }
+  s.from_leader();
+}
+
+void allgatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+                const Datatype* stype, void* recv, const int* rcounts, const int* displs,
+                const Datatype* rtype) {
+  Stage s(rank, comm, call);
+  MoveMember me{send, nullptr, nullptr, scount, stype, recv, rcounts, displs, 0, rtype, comm.rank()};
+  auto members = s.to_leader(&me);
+  if (s.leader) {
+    BlobWriter out(members.size());
+    for (MoveMember* m : members) {
+      if (m->send) out.add(m->send, m->scount, *m->stype);
+      else  // in place: the member's own block, from its receive buffer
+        out.add(at(m->recv, m->rdispls[m->rank], *m->rtype),
+                static_cast<std::size_t>(m->rcounts[m->rank]), *m->rtype);
+    }
+    auto blobs = s.allgather(out.finish());
+    std::vector<BlobReader> in;
+    in.reserve(blobs.size());
+    for (int p = 0; p < s.procs; ++p)
+      in.emplace_back(blobs[static_cast<std::size_t>(p)], s.net.members_at[static_cast<std::size_t>(p)].size());
+    for (MoveMember* m : members) {
+      for (int k = 0; k < comm.size(); ++k) {
+        if (k == m->rank && !m->send) continue;
+        const BlobReader& b = in[static_cast<std::size_t>(s.net.pos_of[static_cast<std::size_t>(k)])];
+        const std::size_t slot = static_cast<std::size_t>(s.net.slot_of[static_cast<std::size_t>(k)]);
+        deliver_block(s, b.data(slot), b.size(slot), at(m->recv, m->rdispls[k], *m->rtype),
+                      static_cast<std::size_t>(m->rcounts[k]), *m->rtype, k, m->rank);
+      }
+    }
+  }
+  s.from_leader();
+}
+
+void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+               const int* sdispls, const Datatype* stype, void* recv, const int* rcounts,
+               const int* rdispls, const Datatype* rtype) {
+  Stage s(rank, comm, call);
+  MoveMember me{send, scounts, sdispls, 0, stype, recv, rcounts, rdispls, 0, rtype, comm.rank()};
+  auto members = s.to_leader(&me);
+  if (s.leader) {
+    // Everything that leaves is packed before anything arrives, so in place
+    // (send data read from the receive buffers) is safe.
+    std::vector<std::vector<char>> out(static_cast<std::size_t>(s.procs));
+    for (int p = 0; p < s.procs; ++p) {
+      const auto& there = s.net.members_at[static_cast<std::size_t>(p)];
+      BlobWriter w(members.size() * there.size());
+      for (MoveMember* m : members) {
+        const bool in_place = !m->send;
+        const void* src = in_place ? m->recv : m->send;
+        const int* c = in_place ? m->rcounts : m->scounts;
+        const int* d = in_place ? m->rdispls : m->sdispls;
+        const Datatype& t = in_place ? *m->rtype : *m->stype;
+        for (int k : there) w.add(at(src, d[k], t), static_cast<std::size_t>(c[k]), t);
+      }
+      out[static_cast<std::size_t>(p)] = w.finish();
+    }
+    auto blobs = s.alltoall(out);
+    for (int p = 0; p < s.procs; ++p) {
+      const auto& there = s.net.members_at[static_cast<std::size_t>(p)];
+      BlobReader in(blobs[static_cast<std::size_t>(p)], there.size() * members.size());
+      for (std::size_t i = 0; i < there.size(); ++i) {
+        for (std::size_t j = 0; j < members.size(); ++j) {
+          MoveMember* m = members[j];
+          const int k = there[i];
+          const std::size_t b = i * members.size() + j;
+          deliver_block(s, in.data(b), in.size(b), at(m->recv, m->rdispls[k], *m->rtype),
+                        static_cast<std::size_t>(m->rcounts[k]), *m->rtype, k, m->rank);
+        }
+      }
+    }
+  }
+  s.from_leader();
+}
+
+}  // namespace pure::coll::hier

@@ -1,0 +1,686 @@
+// Checks of a job spread over several processes, run by ctest through
+// `purerun -n N --ranks-per-proc R` (or a rank map): point-to-point,
+// collectives, communicators and tasks, with peers in this process and in
+// others. Every check verifies every byte; a failed check names the rank,
+// the check and the values and ends the job with exit code 1. On success
+// rank 0 prints "multiproc_check MODE: ok (N ranks, P processes)".
+//
+//   multiproc_check p2p | coll | comm | tasks | stress | tagoverflow
+#include <pure/pure.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Ranks are threads: per-rank globals must be thread-local.
+thread_local int g_rank = -1, g_size = -1;
+
+#define CHECK(cond, ...)                                                          \
+  do {                                                                            \
+    if (!(cond)) {                                                                \
+      std::fprintf(stderr, "multiproc_check: rank %d: %s:%d: check failed: %s: ", \
+                   g_rank, __FILE__, __LINE__, #cond);                            \
+      std::fprintf(stderr, __VA_ARGS__);                                          \
+      std::fprintf(stderr, "\n");                                                 \
+      pure_abort(PURE_COMM_WORLD, 1);                                             \
+    }                                                                             \
+  } while (0)
+
+#define OK(call) CHECK((call) == PURE_SUCCESS, "%s", #call)
+
+// The byte at position i of a message from `from` to `to` with sequence k.
+unsigned char pattern(int from, int to, int k, std::size_t i) {
+  return static_cast<unsigned char>(from * 31 + to * 17 + k * 7 + i * 13 + (i >> 8));
+}
+
+std::vector<unsigned char> message(int from, int to, int k, std::size_t n) {
+  std::vector<unsigned char> m(n);
+  for (std::size_t i = 0; i < n; ++i) m[i] = pattern(from, to, k, i);
+  return m;
+}
+
+void check_message(const unsigned char* got, int from, int to, int k, std::size_t n,
+                   const char* what) {
+  for (std::size_t i = 0; i < n; ++i)
+    CHECK(got[i] == pattern(from, to, k, i), "%s: message %d from %d, byte %zu of %zu: %d", what,
+          k, from, i, n, got[i]);
+}
+
+// ---------------------------------------------------------------- p2p
+
+void p2p_ring_sizes(PURE_Comm comm) {
+  int me, n;
+  pure_comm_rank(comm, &me);
+  pure_comm_size(comm, &n);
+  const std::size_t sizes[] = {0, 1, 100, 8191, 8192, 100000, 1 << 20};
+  int k = 0;
+  for (std::size_t size : sizes) {
+    const int to = (me + 1) % n, from = (me + n - 1) % n;
+    auto out = message(me, to, k, size);
+    std::vector<unsigned char> in(size + 1, 0xEE);
+    PURE_Status st;
+    OK(pure_sendrecv(out.data(), static_cast<int>(size), PURE_BYTE, to, k, in.data(),
+                     static_cast<int>(size) + 1, PURE_BYTE, from, k, comm, &st));
+    int count = -1;
+    pure_get_count(&st, PURE_BYTE, &count);
+    CHECK(count == static_cast<int>(size) && st.MPI_SOURCE == from && st.MPI_TAG == k,
+          "size %zu: count %d source %d tag %d", size, count, st.MPI_SOURCE, st.MPI_TAG);
+    check_message(in.data(), from, me, k, size, "ring");
+    CHECK(in[size] == 0xEE, "ring: wrote past %zu bytes", size);
+    ++k;
+  }
+}
+
+// Rank 0 sends 300 messages to every other rank, mixing sizes (eager and
+// large) and two tags; receivers take them with ANY_TAG and see them in order.
+void p2p_order() {
+  const int kMessages = 300;
+  if (g_rank == 0) {
+    std::vector<PURE_Request> reqs;
+    std::vector<std::vector<unsigned char>> bufs;
+    bufs.reserve(static_cast<std::size_t>(kMessages * g_size));
+    for (int k = 0; k < kMessages; ++k) {
+      for (int to = 1; to < g_size; ++to) {
+        const std::size_t n = k % 50 == 7 ? 40000 : static_cast<std::size_t>(4 + k % 64);
+        bufs.push_back(message(0, to, k, n));
+        PURE_Request r;
+        OK(pure_isend(bufs.back().data(), static_cast<int>(n), PURE_BYTE, to, k % 2, PURE_COMM_WORLD, &r));
+        reqs.push_back(r);
+      }
+    }
+    OK(pure_waitall(static_cast<int>(reqs.size()), reqs.data(), PURE_STATUSES_IGNORE));
+  } else {
+    std::vector<unsigned char> in(40000);
+    for (int k = 0; k < kMessages; ++k) {
+      PURE_Status st;
+      OK(pure_recv(in.data(), 40000, PURE_BYTE, 0, PURE_ANY_TAG, PURE_COMM_WORLD, &st));
+      int count = 0;
+      pure_get_count(&st, PURE_BYTE, &count);
+      const std::size_t n = k % 50 == 7 ? 40000 : static_cast<std::size_t>(4 + k % 64);
+      CHECK(st.MPI_TAG == k % 2 && count == static_cast<int>(n), "order: message %d tag %d count %d", k,
+            st.MPI_TAG, count);
+      check_message(in.data(), 0, g_rank, k, n, "order");
+    }
+  }
+}
+
+// Every rank sends 20 messages to rank 0; rank 0 takes them all with
+// ANY_SOURCE and ANY_TAG and checks each sender's order and the contents.
+void p2p_any_source() {
+  const int kEach = 20;
+  if (g_rank != 0) {
+    for (int k = 0; k < kEach; ++k) {
+      auto m = message(g_rank, 0, k, 16 + static_cast<std::size_t>(k));
+      OK(pure_send(m.data(), static_cast<int>(m.size()), PURE_BYTE, 0, 100 + k, PURE_COMM_WORLD));
+    }
+    return;
+  }
+  std::vector<int> next(static_cast<std::size_t>(g_size), 0);
+  std::vector<unsigned char> in(64);
+  for (int i = 0; i < kEach * (g_size - 1); ++i) {
+    PURE_Status st;
+    OK(pure_recv(in.data(), 64, PURE_BYTE, PURE_ANY_SOURCE, PURE_ANY_TAG, PURE_COMM_WORLD, &st));
+    const int from = st.MPI_SOURCE;
+    CHECK(from > 0 && from < g_size, "any source: source %d", from);
+    const int k = next[static_cast<std::size_t>(from)]++;
+    CHECK(st.MPI_TAG == 100 + k, "any source: from %d expected tag %d, got %d", from, 100 + k, st.MPI_TAG);
+    check_message(in.data(), from, 0, k, 16 + static_cast<std::size_t>(k), "any source");
+  }
+}
+
+// waitany and waitsome over receives from every other rank, local and remote.
+void p2p_waitany() {
+  std::vector<PURE_Request> reqs;
+  std::vector<std::vector<unsigned char>> in(static_cast<std::size_t>(g_size), std::vector<unsigned char>(32));
+  for (int from = 0; from < g_size; ++from) {
+    if (from == g_rank) continue;
+    PURE_Request r;
+    OK(pure_irecv(in[static_cast<std::size_t>(from)].data(), 32, PURE_BYTE, from, 7, PURE_COMM_WORLD, &r));
+    reqs.push_back(r);
+  }
+  std::vector<std::vector<unsigned char>> out;
+  for (int to = 0; to < g_size; ++to) {
+    if (to == g_rank) continue;
+    out.push_back(message(g_rank, to, 3, 32));
+    OK(pure_send(out.back().data(), 32, PURE_BYTE, to, 7, PURE_COMM_WORLD));
+  }
+  int done = 0;
+  while (done < static_cast<int>(reqs.size())) {
+    if (done % 2 == 0) {
+      int index = -1;
+      PURE_Status st;
+      OK(pure_waitany(static_cast<int>(reqs.size()), reqs.data(), &index, &st));
+      CHECK(index >= 0, "waitany: index %d", index);
+      check_message(in[static_cast<std::size_t>(st.MPI_SOURCE)].data(), st.MPI_SOURCE, g_rank, 3, 32, "waitany");
+      ++done;
+    } else {
+      int outcount = 0;
+      std::vector<int> idx(reqs.size());
+      std::vector<PURE_Status> sts(reqs.size());
+      OK(pure_waitsome(static_cast<int>(reqs.size()), reqs.data(), &outcount, idx.data(), sts.data()));
+      for (int i = 0; i < outcount; ++i)
+        check_message(in[static_cast<std::size_t>(sts[static_cast<std::size_t>(i)].MPI_SOURCE)].data(),
+                      sts[static_cast<std::size_t>(i)].MPI_SOURCE, g_rank, 3, 32, "waitsome");
+      done += outcount;
+    }
+  }
+}
+
+// probe, then a receive sized from the status; iprobe until it sees one.
+void p2p_probe_truncate() {
+  const int to = (g_rank + 1) % g_size, from = (g_rank + g_size - 1) % g_size;
+  auto m = message(g_rank, to, 9, 777);
+  PURE_Request r;
+  OK(pure_isend(m.data(), 777, PURE_BYTE, to, 55, PURE_COMM_WORLD, &r));
+  PURE_Status st;
+  OK(pure_probe(PURE_ANY_SOURCE, 55, PURE_COMM_WORLD, &st));
+  int count = 0;
+  pure_get_count(&st, PURE_BYTE, &count);
+  CHECK(st.MPI_SOURCE == from && count == 777, "probe: source %d count %d", st.MPI_SOURCE, count);
+  std::vector<unsigned char> in(static_cast<std::size_t>(count));
+  OK(pure_recv(in.data(), count, PURE_BYTE, st.MPI_SOURCE, 55, PURE_COMM_WORLD, PURE_STATUS_IGNORE));
+  check_message(in.data(), from, g_rank, 9, 777, "probe");
+  OK(pure_wait(&r, PURE_STATUS_IGNORE));
+
+  // Truncation from another rank is an error, never an overrun.
+  pure_comm_set_errhandler(PURE_COMM_WORLD, PURE_ERRORS_RETURN);
+  OK(pure_send(m.data(), 777, PURE_BYTE, to, 56, PURE_COMM_WORLD));
+  std::vector<unsigned char> small(101, 0xAB);
+  int flag = 0;
+  while (!flag) OK(pure_iprobe(from, 56, PURE_COMM_WORLD, &flag, &st));
+  const int rc = pure_recv(small.data(), 100, PURE_BYTE, from, 56, PURE_COMM_WORLD, &st);
+  CHECK(rc == PURE_ERR_TRUNCATE, "truncation: got %d", rc);
+  check_message(small.data(), from, g_rank, 9, 100, "truncation");
+  CHECK(small[100] == 0xAB, "truncation wrote past the buffer");
+  pure_comm_set_errhandler(PURE_COMM_WORLD, PURE_ERRORS_ARE_FATAL);
+
+  // Synchronous sends, and a strided datatype on both sides.
+  PURE_Datatype every_other;
+  OK(pure_type_vector(50, 1, 2, PURE_INT, &every_other));
+  OK(pure_type_commit(&every_other));
+  std::vector<int> sv(100), rv(100, -1);
+  for (int i = 0; i < 100; ++i) sv[static_cast<std::size_t>(i)] = g_rank * 1000 + i;
+  OK(pure_issend(sv.data(), 1, every_other, to, 57, PURE_COMM_WORLD, &r));
+  OK(pure_recv(rv.data(), 1, every_other, from, 57, PURE_COMM_WORLD, PURE_STATUS_IGNORE));
+  OK(pure_wait(&r, PURE_STATUS_IGNORE));
+  for (int i = 0; i < 100; ++i)
+    CHECK(rv[static_cast<std::size_t>(i)] == (i % 2 ? -1 : from * 1000 + i), "vector: int %d = %d", i,
+          rv[static_cast<std::size_t>(i)]);
+  OK(pure_type_free(&every_other));
+}
+
+// Each phase receives with wildcards: a barrier keeps the next phase's
+// messages out of it.
+void run_p2p() {
+  p2p_ring_sizes(PURE_COMM_WORLD);
+  OK(pure_barrier(PURE_COMM_WORLD));
+  p2p_order();
+  OK(pure_barrier(PURE_COMM_WORLD));
+  p2p_any_source();
+  OK(pure_barrier(PURE_COMM_WORLD));
+  p2p_waitany();
+  OK(pure_barrier(PURE_COMM_WORLD));
+  p2p_probe_truncate();
+  OK(pure_barrier(PURE_COMM_WORLD));
+}
+
+// ---------------------------------------------------------------- stress
+
+// Random message storms: every rank sends random-sized messages (around the
+// eager limit) with random tags to random ranks; the counts go first with
+// alltoall; receivers take everything with wildcards, a mix of blocking and
+// non-blocking receives, and check every byte and every sender's order.
+void run_stress() {
+  const int rounds = 3;
+  for (int round = 0; round < rounds; ++round) {
+    unsigned seed = 12345u + static_cast<unsigned>(g_rank) * 7919u + static_cast<unsigned>(round) * 104729u;
+    auto rnd = [&] { return seed = seed * 1103515245u + 12345u, (seed >> 8) & 0xFFFFFF; };
+    const int sends = 150;
+    std::vector<int> to_count(static_cast<std::size_t>(g_size), 0), from_count(static_cast<std::size_t>(g_size));
+    std::vector<int> dest(sends), size(sends), tag(sends);
+    for (int i = 0; i < sends; ++i) {
+      dest[static_cast<std::size_t>(i)] = static_cast<int>(rnd() % static_cast<unsigned>(g_size));
+      size[static_cast<std::size_t>(i)] = 8 + static_cast<int>(rnd() % 16384);
+      tag[static_cast<std::size_t>(i)] = static_cast<int>(rnd() % 5);
+      ++to_count[static_cast<std::size_t>(dest[static_cast<std::size_t>(i)])];
+    }
+    OK(pure_alltoall(to_count.data(), 1, PURE_INT, from_count.data(), 1, PURE_INT, PURE_COMM_WORLD));
+    std::vector<std::vector<unsigned char>> out(sends);
+    std::vector<PURE_Request> reqs;
+    std::vector<int> seq(static_cast<std::size_t>(g_size), 0);
+    for (int i = 0; i < sends; ++i) {
+      const int d = dest[static_cast<std::size_t>(i)];
+      const int k = seq[static_cast<std::size_t>(d)]++;
+      auto& m = out[static_cast<std::size_t>(i)];
+      m = message(g_rank, d, k, static_cast<std::size_t>(size[static_cast<std::size_t>(i)]));
+      std::memcpy(m.data(), &k, sizeof k);  // the sequence number rides in the first bytes
+      PURE_Request r;
+      OK(pure_isend(m.data(), static_cast<int>(m.size()), PURE_BYTE, d, tag[static_cast<std::size_t>(i)],
+                    PURE_COMM_WORLD, &r));
+      reqs.push_back(r);
+    }
+    int expected = 0;
+    for (int c : from_count) expected += c;
+    std::vector<int> next(static_cast<std::size_t>(g_size), 0);
+    std::vector<unsigned char> in(20000);
+    for (int got = 0; got < expected; ++got) {
+      PURE_Status st;
+      if (got % 3 == 0) {
+        PURE_Request r;
+        OK(pure_irecv(in.data(), 20000, PURE_BYTE, PURE_ANY_SOURCE, PURE_ANY_TAG, PURE_COMM_WORLD, &r));
+        OK(pure_wait(&r, &st));
+      } else {
+        OK(pure_recv(in.data(), 20000, PURE_BYTE, PURE_ANY_SOURCE, PURE_ANY_TAG, PURE_COMM_WORLD, &st));
+      }
+      int count = 0, k = -1;
+      pure_get_count(&st, PURE_BYTE, &count);
+      std::memcpy(&k, in.data(), sizeof k);
+      const int from = st.MPI_SOURCE;
+      CHECK(k == next[static_cast<std::size_t>(from)], "stress: from %d expected message %d, got %d", from,
+            next[static_cast<std::size_t>(from)], k);
+      ++next[static_cast<std::size_t>(from)];
+      auto want = message(from, g_rank, k, static_cast<std::size_t>(count));
+      std::memcpy(want.data(), &k, sizeof k);
+      CHECK(std::memcmp(want.data(), in.data(), static_cast<std::size_t>(count)) == 0,
+            "stress: message %d from %d (%d bytes) differs", k, from, count);
+    }
+    for (int s = 0; s < g_size; ++s)
+      CHECK(next[static_cast<std::size_t>(s)] == from_count[static_cast<std::size_t>(s)],
+            "stress: %d messages from %d, expected %d", next[static_cast<std::size_t>(s)], s,
+            from_count[static_cast<std::size_t>(s)]);
+    OK(pure_waitall(static_cast<int>(reqs.size()), reqs.data(), PURE_STATUSES_IGNORE));
+  }
+  OK(pure_barrier(PURE_COMM_WORLD));
+}
+
+// ---------------------------------------------------------------- coll
+
+struct DoubleInt {
+  double value;
+  int index;
+};
+
+// A non-commutative op: 2x2 integer matrix product, in rank order.
+void matmul(void* in, void* inout, int* len, PURE_Datatype*) {
+  auto* a = static_cast<long long*>(in);
+  auto* b = static_cast<long long*>(inout);
+  for (int i = 0; i < *len; ++i, a += 4, b += 4) {
+    long long c[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+                      a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
+    std::memcpy(b, c, sizeof c);
+  }
+}
+// Each rank's matrix: [[1, r+1], [0, 1]] (their product in any order is
+// [[1, sum]], so also try [[r+1, 1], [1, 0]], whose product depends on order).
+void rank_matrix(int r, long long* m) {
+  m[0] = r % 3 + 1;
+  m[1] = 1;
+  m[2] = 1;
+  m[3] = r % 2;
+}
+void ordered_product(int lo, int hi, long long* out) {  // M_lo * ... * M_hi
+  long long acc[4] = {1, 0, 0, 1};
+  for (int r = lo; r <= hi; ++r) {
+    long long m[4];
+    rank_matrix(r, m);
+    long long c[4] = {acc[0] * m[0] + acc[1] * m[2], acc[0] * m[1] + acc[1] * m[3],
+                      acc[2] * m[0] + acc[3] * m[2], acc[2] * m[1] + acc[3] * m[3]};
+    std::memcpy(acc, c, sizeof c);
+  }
+  std::memcpy(out, acc, sizeof acc);
+}
+
+void coll_on(PURE_Comm comm, int salt) {
+  int me, n;
+  pure_comm_rank(comm, &me);
+  pure_comm_size(comm, &n);
+  OK(pure_barrier(comm));
+
+  // bcast: every root, small and large, contiguous and strided.
+  for (int root = 0; root < n; ++root) {
+    for (std::size_t size : {std::size_t{8}, std::size_t{3000}, std::size_t{300000}}) {
+      std::vector<unsigned char> b = me == root ? message(root, salt, static_cast<int>(size), size)
+                                                : std::vector<unsigned char>(size, 0);
+      OK(pure_bcast(b.data(), static_cast<int>(size), PURE_BYTE, root, comm));
+      check_message(b.data(), root, salt, static_cast<int>(size), size, "bcast");
+    }
+  }
+  PURE_Datatype every_other;
+  OK(pure_type_vector(10, 1, 2, PURE_DOUBLE, &every_other));
+  OK(pure_type_commit(&every_other));
+  std::vector<double> v(20, -1.0);
+  if (me == n - 1)
+    for (int i = 0; i < 20; i += 2) v[static_cast<std::size_t>(i)] = salt + i * 0.5;
+  OK(pure_bcast(v.data(), 1, every_other, n - 1, comm));
+  for (int i = 0; i < 20; ++i)
+    CHECK(v[static_cast<std::size_t>(i)] == (i % 2 ? -1.0 : salt + i * 0.5), "strided bcast: %d", i);
+
+  // allreduce and reduce, predefined ops, several sizes.
+  for (int count : {1, 100, 40000}) {
+    std::vector<long long> x(static_cast<std::size_t>(count)), s(x.size()), mx(x.size());
+    for (int i = 0; i < count; ++i) x[static_cast<std::size_t>(i)] = me * 3 + i + salt;
+    OK(pure_allreduce(x.data(), s.data(), count, PURE_LONG_LONG, PURE_SUM, comm));
+    OK(pure_allreduce(x.data(), mx.data(), count, PURE_LONG_LONG, PURE_MAX, comm));
+    for (int i = 0; i < count; ++i) {
+      CHECK(s[static_cast<std::size_t>(i)] == 3LL * n * (n - 1) / 2 + static_cast<long long>(n) * (i + salt),
+            "allreduce sum [%d] = %lld", i, s[static_cast<std::size_t>(i)]);
+      CHECK(mx[static_cast<std::size_t>(i)] == (n - 1) * 3 + i + salt, "allreduce max [%d]", i);
+    }
+    std::vector<double> d(static_cast<std::size_t>(count), me + 1.0), prod(d.size(), 0.0);
+    const int root = (salt + count) % n;
+    OK(pure_reduce(d.data(), prod.data(), count, PURE_DOUBLE, PURE_PROD, root, comm));
+    if (me == root) {
+      double want = 1.0;
+      for (int r = 1; r <= n; ++r) want *= r;
+      for (int i = 0; i < count; ++i) CHECK(prod[static_cast<std::size_t>(i)] == want, "reduce prod [%d]", i);
+    }
+    // In place.
+    std::vector<long long> inplace = x;
+    OK(pure_allreduce(PURE_IN_PLACE, inplace.data(), count, PURE_LONG_LONG, PURE_SUM, comm));
+    CHECK(inplace == s, "allreduce in place differs");
+  }
+  // MINLOC / MAXLOC on DOUBLE_INT.
+  DoubleInt mine{static_cast<double>((me * 7 + salt) % n), me}, lo{}, hi{};
+  OK(pure_allreduce(&mine, &lo, 1, PURE_DOUBLE_INT, PURE_MINLOC, comm));
+  OK(pure_allreduce(&mine, &hi, 1, PURE_DOUBLE_INT, PURE_MAXLOC, comm));
+  {
+    DoubleInt wl{1e300, 0}, wh{-1e300, 0};
+    for (int r = 0; r < n; ++r) {
+      const double val = (r * 7 + salt) % n;
+      if (val < wl.value) wl = {val, r};
+      if (val > wh.value) wh = {val, r};
+    }
+    CHECK(lo.value == wl.value && lo.index == wl.index, "minloc: %g at %d", lo.value, lo.index);
+    CHECK(hi.value == wh.value && hi.index == wh.index, "maxloc: %g at %d", hi.value, hi.index);
+  }
+  // A non-commutative user op on a derived type, reduce and allreduce, and scans.
+  PURE_Datatype mat;
+  OK(pure_type_contiguous(4, PURE_LONG_LONG, &mat));
+  OK(pure_type_commit(&mat));
+  PURE_Op op;
+  OK(pure_op_create(matmul, 0, &op));
+  long long m[4], res[4], want[4];
+  rank_matrix(me, m);
+  OK(pure_allreduce(m, res, 1, mat, op, comm));
+  ordered_product(0, n - 1, want);
+  CHECK(std::memcmp(res, want, sizeof want) == 0, "non-commutative allreduce: %lld %lld %lld %lld", res[0],
+        res[1], res[2], res[3]);
+  OK(pure_scan(m, res, 1, mat, op, comm));
+  ordered_product(0, me, want);
+  CHECK(std::memcmp(res, want, sizeof want) == 0, "non-commutative scan");
+  long long ex[4] = {-5, -5, -5, -5};
+  OK(pure_exscan(m, ex, 1, mat, op, comm));
+  if (me > 0) {
+    ordered_product(0, me - 1, want);
+    CHECK(std::memcmp(ex, want, sizeof want) == 0, "non-commutative exscan");
+  } else {
+    CHECK(ex[0] == -5 && ex[3] == -5, "exscan touched rank 0's buffer");
+  }
+  OK(pure_op_free(&op));
+  OK(pure_type_free(&mat));
+  int one = me + 1, prefix = 0;
+  OK(pure_scan(&one, &prefix, 1, PURE_INT, PURE_SUM, comm));
+  CHECK(prefix == (me + 1) * (me + 2) / 2, "scan sum: %d", prefix);
+
+  // reduce_scatter(_block).
+  {
+    std::vector<int> counts(static_cast<std::size_t>(n));
+    int total = 0;
+    for (int r = 0; r < n; ++r) total += counts[static_cast<std::size_t>(r)] = 1 + (r + salt) % 3;
+    std::vector<int> in(static_cast<std::size_t>(total)), out(static_cast<std::size_t>(counts[static_cast<std::size_t>(me)]));
+    for (int i = 0; i < total; ++i) in[static_cast<std::size_t>(i)] = i * (me + 1);
+    OK(pure_reduce_scatter(in.data(), out.data(), counts.data(), PURE_INT, PURE_SUM, comm));
+    int first = 0;
+    for (int r = 0; r < me; ++r) first += counts[static_cast<std::size_t>(r)];
+    for (int i = 0; i < counts[static_cast<std::size_t>(me)]; ++i)
+      CHECK(out[static_cast<std::size_t>(i)] == (first + i) * n * (n + 1) / 2, "reduce_scatter [%d]", i);
+    std::vector<int> blk(static_cast<std::size_t>(2 * n)), two(2);
+    for (int i = 0; i < 2 * n; ++i) blk[static_cast<std::size_t>(i)] = i + me;
+    OK(pure_reduce_scatter_block(blk.data(), two.data(), 2, PURE_INT, PURE_SUM, comm));
+    for (int i = 0; i < 2; ++i)
+      CHECK(two[static_cast<std::size_t>(i)] == (2 * me + i) * n + n * (n - 1) / 2, "reduce_scatter_block");
+  }
+
+  // gather(v), scatter(v), allgather(v), alltoall(v): uneven counts.
+  auto cnt = [&](int r) { return 1 + (r * 5 + salt) % 4; };
+  std::vector<int> rc(static_cast<std::size_t>(n)), rd(static_cast<std::size_t>(n));
+  int total = 0;
+  for (int r = 0; r < n; ++r) {
+    rc[static_cast<std::size_t>(r)] = cnt(r);
+    rd[static_cast<std::size_t>(r)] = total;  // a gap of one after each block
+    total += cnt(r) + 1;
+  }
+  std::vector<int> mydata(static_cast<std::size_t>(cnt(me)));
+  for (int i = 0; i < cnt(me); ++i) mydata[static_cast<std::size_t>(i)] = me * 100 + i + salt;
+  auto check_gathered = [&](const std::vector<int>& g, const char* what) {
+    for (int r = 0; r < n; ++r)
+      for (int i = 0; i < cnt(r); ++i)
+        CHECK(g[static_cast<std::size_t>(rd[static_cast<std::size_t>(r)] + i)] == r * 100 + i + salt,
+              "%s: block %d item %d", what, r, i);
+  };
+  for (int root = 0; root < n; root += std::max(1, n / 3)) {
+    std::vector<int> g(static_cast<std::size_t>(total), -1);
+    OK(pure_gatherv(mydata.data(), cnt(me), PURE_INT, g.data(), rc.data(), rd.data(), PURE_INT, root, comm));
+    if (me == root) check_gathered(g, "gatherv");
+    std::vector<int> back(static_cast<std::size_t>(cnt(me)), -1);
+    OK(pure_scatterv(g.data(), rc.data(), rd.data(), PURE_INT, back.data(), cnt(me), PURE_INT, root, comm));
+    if (me == root) CHECK(back == mydata, "scatterv at the root");
+    else {
+      // Only the root's buffer was filled: others got its gathered data.
+      std::vector<int> want(static_cast<std::size_t>(cnt(me)));
+      for (int i = 0; i < cnt(me); ++i) want[static_cast<std::size_t>(i)] = me * 100 + i + salt;
+      CHECK(back == want, "scatterv");
+    }
+    std::vector<int> eq(static_cast<std::size_t>(3 * n), -1);
+    int three[3] = {me, me * 2, me * 3};
+    OK(pure_gather(three, 3, PURE_INT, eq.data(), 3, PURE_INT, root, comm));
+    if (me == root)
+      for (int r = 0; r < n; ++r)
+        CHECK(eq[static_cast<std::size_t>(3 * r + 2)] == 3 * r, "gather: %d", r);
+    int got3[3] = {-1, -1, -1};
+    OK(pure_scatter(eq.data(), 3, PURE_INT, got3, 3, PURE_INT, root, comm));
+    CHECK(got3[0] == me && got3[1] == 2 * me && got3[2] == 3 * me, "scatter");
+  }
+  {
+    std::vector<int> g(static_cast<std::size_t>(total), -1);
+    OK(pure_allgatherv(mydata.data(), cnt(me), PURE_INT, g.data(), rc.data(), rd.data(), PURE_INT, comm));
+    check_gathered(g, "allgatherv");
+    std::vector<int> inplace(static_cast<std::size_t>(total), -1);
+    for (int i = 0; i < cnt(me); ++i)
+      inplace[static_cast<std::size_t>(rd[static_cast<std::size_t>(me)] + i)] = mydata[static_cast<std::size_t>(i)];
+    OK(pure_allgatherv(PURE_IN_PLACE, 0, PURE_DATATYPE_NULL, inplace.data(), rc.data(), rd.data(), PURE_INT, comm));
+    check_gathered(inplace, "allgatherv in place");
+    std::vector<long long> all(static_cast<std::size_t>(n));
+    long long val = me * 11LL + salt;
+    OK(pure_allgather(&val, 1, PURE_LONG_LONG, all.data(), 1, PURE_LONG_LONG, comm));
+    for (int r = 0; r < n; ++r) CHECK(all[static_cast<std::size_t>(r)] == r * 11LL + salt, "allgather %d", r);
+  }
+  for (int block : {1, 1000}) {
+    std::vector<int> s(static_cast<std::size_t>(n * block)), r(s.size(), -1);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < block; ++i) s[static_cast<std::size_t>(j * block + i)] = me * 1000000 + j * 1000 + i % 1000 + salt;
+    OK(pure_alltoall(s.data(), block, PURE_INT, r.data(), block, PURE_INT, comm));
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < block; ++i)
+        CHECK(r[static_cast<std::size_t>(j * block + i)] == j * 1000000 + me * 1000 + i % 1000 + salt,
+              "alltoall block %d from %d item %d", block, j, i);
+    OK(pure_alltoall(PURE_IN_PLACE, 0, PURE_DATATYPE_NULL, s.data(), block, PURE_INT, comm));
+    CHECK(s == r, "alltoall in place (block %d)", block);
+  }
+  {
+    auto c2 = [&](int from, int to) { return (from * 3 + to * 5 + salt) % 4; };
+    std::vector<int> sc(static_cast<std::size_t>(n)), sd(sc.size()), rcv(sc.size()), rdv(sc.size());
+    int sat = 0, rat = 0;
+    for (int j = 0; j < n; ++j) {
+      sc[static_cast<std::size_t>(j)] = c2(me, j);
+      sd[static_cast<std::size_t>(j)] = sat;
+      sat += c2(me, j);
+      rcv[static_cast<std::size_t>(j)] = c2(j, me);
+      rdv[static_cast<std::size_t>(j)] = rat;
+      rat += c2(j, me) + 1;
+    }
+    std::vector<int> s(static_cast<std::size_t>(sat) + 1), r(static_cast<std::size_t>(rat) + 1, -1);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < c2(me, j); ++i) s[static_cast<std::size_t>(sd[static_cast<std::size_t>(j)] + i)] = me * 100 + j * 10 + i;
+    OK(pure_alltoallv(s.data(), sc.data(), sd.data(), PURE_INT, r.data(), rcv.data(), rdv.data(), PURE_INT, comm));
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < c2(j, me); ++i)
+        CHECK(r[static_cast<std::size_t>(rdv[static_cast<std::size_t>(j)] + i)] == j * 100 + me * 10 + i,
+              "alltoallv from %d item %d", j, i);
+  }
+  OK(pure_type_free(&every_other));
+  OK(pure_barrier(comm));
+}
+
+void run_coll() {
+  for (int salt = 0; salt < 3; ++salt) coll_on(PURE_COMM_WORLD, salt);
+}
+
+// ---------------------------------------------------------------- comm
+
+void run_comm() {
+  // Halves by parity span every process; reversed keys reorder them.
+  PURE_Comm parity, dup, none, created;
+  OK(pure_comm_split(PURE_COMM_WORLD, g_rank % 2, g_size - g_rank, &parity));
+  int prank, psize;
+  pure_comm_rank(parity, &prank);
+  pure_comm_size(parity, &psize);
+  CHECK(psize == (g_size + 1 - g_rank % 2) / 2, "split size %d", psize);
+  // New rank order: by key (size - rank) ascending = world rank descending.
+  int want_rank = 0;
+  for (int r = g_size - 1; r > g_rank; --r)
+    if (r % 2 == g_rank % 2) ++want_rank;
+  CHECK(prank == want_rank, "split rank %d, expected %d", prank, want_rank);
+  if (psize > 1) {
+    p2p_ring_sizes(parity);
+    coll_on(parity, 7 + g_rank % 2);
+  }
+  OK(pure_comm_dup(PURE_COMM_WORLD, &dup));
+  int cmp = -1;
+  OK(pure_comm_compare(PURE_COMM_WORLD, dup, &cmp));
+  CHECK(cmp == PURE_CONGRUENT, "compare world and its dup: %d", cmp);
+  // The same tags on world and on its dup never mix.
+  const int to = (g_rank + 1) % g_size, from = (g_rank + g_size - 1) % g_size;
+  int a = g_rank, b = -g_rank - 1, ra = 0, rb = 0;
+  PURE_Request reqs[2];
+  OK(pure_isend(&a, 1, PURE_INT, to, 5, PURE_COMM_WORLD, &reqs[0]));
+  OK(pure_isend(&b, 1, PURE_INT, to, 5, dup, &reqs[1]));
+  OK(pure_recv(&rb, 1, PURE_INT, from, 5, dup, PURE_STATUS_IGNORE));
+  OK(pure_recv(&ra, 1, PURE_INT, from, 5, PURE_COMM_WORLD, PURE_STATUS_IGNORE));
+  OK(pure_waitall(2, reqs, PURE_STATUSES_IGNORE));
+  CHECK(ra == from && rb == -from - 1, "world/dup separation: %d %d", ra, rb);
+  coll_on(dup, 11);
+  // UNDEFINED colour: no communicator.
+  OK(pure_comm_split(PURE_COMM_WORLD, g_rank == 0 ? 0 : PURE_UNDEFINED, 0, &none));
+  CHECK((g_rank == 0) == (none != PURE_COMM_NULL), "UNDEFINED colour");
+  if (none != PURE_COMM_NULL) OK(pure_comm_free(&none));
+  // comm_create from a group: every third rank, in reverse.
+  PURE_Group world_group, every_third;
+  OK(pure_comm_group(PURE_COMM_WORLD, &world_group));
+  std::vector<int> ranks;
+  for (int r = g_size - 1; r >= 0; --r)
+    if (r % 3 != 1) ranks.push_back(r);
+  OK(pure_group_incl(world_group, static_cast<int>(ranks.size()), ranks.data(), &every_third));
+  OK(pure_comm_create(PURE_COMM_WORLD, every_third, &created));
+  const bool in = g_rank % 3 != 1;
+  CHECK(in == (created != PURE_COMM_NULL), "comm_create membership");
+  if (created != PURE_COMM_NULL) {
+    int crank = -1;
+    pure_comm_rank(created, &crank);
+    CHECK(ranks[static_cast<std::size_t>(crank)] == g_rank, "comm_create rank %d", crank);
+    coll_on(created, 13);
+    // A split of the created communicator: concurrent collectives on disjoint halves.
+    PURE_Comm halves;
+    OK(pure_comm_split(created, crank % 2, crank, &halves));
+    int hsize = 0;
+    pure_comm_size(halves, &hsize);
+    for (int k = 0; k < 20; ++k) {
+      int x = k + crank, s = 0;
+      OK(pure_allreduce(&x, &s, 1, PURE_INT, PURE_SUM, halves));
+      int hrank;
+      pure_comm_rank(halves, &hrank);
+      CHECK(s % 1 == 0 && s >= k * hsize, "halves allreduce %d", s);
+      OK(pure_barrier(halves));
+    }
+    OK(pure_comm_free(&halves));
+    OK(pure_comm_free(&created));
+  }
+  OK(pure_group_free(&every_third));
+  OK(pure_group_free(&world_group));
+  OK(pure_comm_free(&dup));
+  OK(pure_comm_free(&parity));
+  OK(pure_barrier(PURE_COMM_WORLD));
+}
+
+// ---------------------------------------------------------------- tasks
+
+struct TaskCounts {
+  std::atomic<int> runs[128];  // PURE_MAX_TASK_CHUNKS' default
+};
+
+// Chunks [start, end], inclusive.
+void count_chunks(PURE_Chunk_id start, PURE_Chunk_id end, void*, void* context) {
+  auto* c = static_cast<TaskCounts*>(context);
+  for (PURE_Chunk_id i = start; i <= end; ++i) {
+    c->runs[i].fetch_add(1, std::memory_order_relaxed);
+    volatile double x = 0;
+    for (int k = 0; k < 20000; ++k) x = x + k * 0.5;
+  }
+}
+
+void run_tasks() {
+  // Rank 0 of each process runs a task while the others wait for a message
+  // that another process sends only after it finished: they steal chunks.
+  for (int round = 0; round < 3; ++round) {
+    TaskCounts counts;
+    for (auto& c : counts.runs) c.store(0);
+    OK(pure_task_execute(count_chunks, &counts, 128, nullptr));
+    for (int i = 0; i < 128; ++i)
+      CHECK(counts.runs[i].load() == 1, "task chunk %d ran %d times", i, counts.runs[i].load());
+    int token = round, got = -1;
+    OK(pure_sendrecv(&token, 1, PURE_INT, (g_rank + 1) % g_size, round, &got, 1, PURE_INT,
+                     (g_rank + g_size - 1) % g_size, round, PURE_COMM_WORLD, PURE_STATUS_IGNORE));
+    CHECK(got == round, "token %d", got);
+    int total = 0, mine = 128;
+    OK(pure_allreduce(&mine, &total, 1, PURE_INT, PURE_SUM, PURE_COMM_WORLD));
+    CHECK(total == 128 * g_size, "task totals %d", total);
+  }
+}
+
+}  // namespace
+
+extern "C" int pure_main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "p2p";
+  OK(pure_init(&argc, &argv));
+  pure_comm_rank(PURE_COMM_WORLD, &g_rank);
+  pure_comm_size(PURE_COMM_WORLD, &g_size);
+  if (mode == "p2p") run_p2p();
+  else if (mode == "coll") run_coll();
+  else if (mode == "comm") run_comm();
+  else if (mode == "tasks") run_tasks();
+  else if (mode == "stress") run_stress();
+  else if (mode == "tagoverflow") {
+    int* ub = nullptr;
+    int flag = 0;
+    OK(pure_comm_get_attr(PURE_COMM_WORLD, PURE_TAG_UB, &ub, &flag));
+    int x = 0;
+    if (g_rank == g_size - 1) pure_send(&x, 1, PURE_INT, 0, *ub + 1, PURE_COMM_WORLD);
+    else if (g_rank == 0) pure_recv(&x, 1, PURE_INT, g_size - 1, 0, PURE_COMM_WORLD, PURE_STATUS_IGNORE);
+  } else {
+    std::fprintf(stderr, "multiproc_check: unknown mode '%s'\n", mode.c_str());
+    return 2;
+  }
+  OK(pure_finalize());
+  if (g_rank == 0) {
+    const char* procs = std::getenv("PURE_PROCS");
+    std::printf("multiproc_check %s: ok (%d ranks, %s processes)\n", mode.c_str(), g_size,
+                procs ? procs : "1");
+  }
+  return 0;
+}
