@@ -101,8 +101,7 @@ Cluster& Cluster::start(const Config& config) {
   const int tag_bits = bits_below(tag_ub);
   const int slot_bits = bits_for(cluster->map_.max_per_proc());
   cluster->user_tag_bits_ = tag_bits - slot_bits;
-  cluster->create_counter_bits_ = tag_bits - bits_for(cluster->map_.ranks());
-  if (cluster->user_tag_bits_ < 15 || cluster->create_counter_bits_ < 4) {
+  if (cluster->user_tag_bits_ < 15) {
     MPI_Finalize();
     throw ConfigError(cluster->me_ == 0
                           ? "the MPI library's MPI_TAG_UB (" + std::to_string(tag_ub) +
@@ -127,11 +126,6 @@ Cluster& Cluster::start(const Config& config) {
 
   g_cluster = cluster.release();
   return *g_cluster;
-}
-
-int Cluster::create_tag(int lowest_rank, unsigned counter) const {
-  const unsigned mask = (1u << create_counter_bits_) - 1;
-  return (lowest_rank << create_counter_bits_) | static_cast<int>(counter & mask);
 }
 
 void Cluster::abort(int code) {

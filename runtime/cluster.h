@@ -39,9 +39,6 @@ class Cluster {
   // communicator) above the user's tag: the user keeps the low bits.
   int slot_shift() const { return user_tag_bits_; }
   int user_tag_ub() const { return user_tag_ub_; }
-  // Tags of MPI_Comm_create_group calls (comm_net.cpp): the lowest world
-  // rank of the new communicator above a counter of that rank's creations.
-  int create_tag(int lowest_rank, unsigned counter) const;
 
   // Ends every process of the job (MPI_Abort on MPI_COMM_WORLD).
   [[noreturn]] void abort(int code);
@@ -56,7 +53,6 @@ class Cluster {
   int node_offset_ = 0;
   int user_tag_bits_ = 0;
   int user_tag_ub_ = 0;
-  int create_counter_bits_ = 0;
   bool finalized_ = false;
 };
 

@@ -13,7 +13,6 @@
 // which collectives run their first and last stages.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,10 +29,11 @@ struct CommNet;
 // Contexts of local views; user-visible communicators never have this bit.
 constexpr int kLocalContextBit = 1 << 30;
 
-// Filled once by a new communicator's first member in this process, read by
-// the others: how a communicator spanning processes reaches its CommNet.
+// How the members in this process of a new communicator spanning processes
+// get its CommNet: the parent's leader sets `net` before the closing local
+// bcast of the creation (collectives/hierarchical.cpp, split), after which
+// the members read it.
 struct NetShare {
-  std::atomic<bool> ready{false};  // release after `net` is set
   std::shared_ptr<CommNet> net;
 };
 

@@ -44,21 +44,11 @@ void CommNet::create_world() {
   MPI_Comm_set_errhandler(coll, MPI_ERRORS_RETURN);
 }
 
-void CommNet::create(int tag) {
-  MPI_Group world = MPI_GROUP_NULL, group = MPI_GROUP_NULL;
-  mpi_check(MPI_Comm_group(MPI_COMM_WORLD, &world), "MPI_Comm_group");
-  mpi_check(MPI_Group_incl(world, static_cast<int>(procs.size()), procs.data(), &group),
-            "MPI_Group_incl");
-  // The same tag for every call: the calls of one creation follow one
-  // another in the same order in every process.
-  p2p.assign(static_cast<std::size_t>(slots()), MPI_COMM_NULL);
-  for (MPI_Comm& c : p2p)
-    mpi_check(MPI_Comm_create_group(MPI_COMM_WORLD, group, tag, &c), "MPI_Comm_create_group");
-  mpi_check(MPI_Comm_create_group(MPI_COMM_WORLD, group, tag, &coll), "MPI_Comm_create_group");
-  MPI_Group_free(&group);
-  MPI_Group_free(&world);
-  for (MPI_Comm& c : p2p) MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+void CommNet::adopt(MPI_Comm coll_comm) {
+  coll = coll_comm;
   MPI_Comm_set_errhandler(coll, MPI_ERRORS_RETURN);
+  p2p.assign(static_cast<std::size_t>(slots()), MPI_COMM_NULL);
+  for (MPI_Comm& c : p2p) mpi_check(MPI_Comm_dup(coll, &c), "MPI_Comm_dup");
 }
 
 CommNet::~CommNet() {

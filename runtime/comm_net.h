@@ -41,11 +41,11 @@ struct CommNet {
                                          int me_proc);
   int slots() const;  // the most members any one process holds
   // Creates the MPI communicators. World: by MPI_Comm_split on
-  // MPI_COMM_WORLD (every process takes part). Others: by
-  // MPI_Comm_create_group, collective over the communicator's processes
-  // only, with `tag` telling apart creations that run at the same time.
+  // MPI_COMM_WORLD (every process takes part). Others: from `coll`, made by
+  // the parent communicator's leaders (hierarchical.cpp, split), whose
+  // duplicates become the point-to-point communicators.
   void create_world();
-  void create(int tag);
+  void adopt(MPI_Comm coll_comm);
 
   CommNet() = default;
   CommNet(const CommNet&) = delete;

@@ -45,9 +45,6 @@ class Rank {
   Process& process() { return process_; }
   int index() const { return index_; }  // local index inside the process
   int world() const { return world_; }  // rank in PURE_COMM_WORLD
-  // Communicators spanning processes this rank created as their lowest
-  // world rank: tells apart concurrent creations (Cluster::create_tag).
-  unsigned comms_led = 0;
   Parker& parker() { return parker_; }
   Endpoint& p2p() { return *endpoint_; }
   BsendBuffer& bsend_buffer() { return bsend_buffer_; }

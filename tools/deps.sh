@@ -9,11 +9,13 @@
 pure_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # What a fresh Debian 12 machine lacks for configure, build, test and bench.
-# openmpi-bin brings mpirun (and openssh-client, which its launcher wants).
+# openmpi-bin brings mpirun (and openssh-client, which its launcher wants);
+# MPICH is the second MPI that jobs of several processes are tested against.
 pure_packages=(
   build-essential cmake pkg-config
   libhwloc-dev libboost-dev
   libopenmpi-dev openmpi-bin
+  libmpich-dev mpich
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds and runs every test:
 #   1. the Release tree in build/ and its whole ctest suite;
-#   2. a ThreadSanitizer tree in build-tsan/ and the tests labelled
+#   2. an MPICH tree in build-mpich/ and the multi-process tests (label
+#      "multiproc") against it; the Release tree ran them against Open MPI;
+#   3. a ThreadSanitizer tree in build-tsan/ and the tests labelled
 #      "concurrency" (those that run rank threads).
 # Also checks that include/pure/mpi.h matches pure.h. Exits non-zero when any
 # step fails; the last line is a one-line summary. Works from any directory.
@@ -42,6 +44,18 @@ step "mpi.h is up to date" bash tools/gen-mpi-header.sh --check
 
 if step "Release build (build/)" pure_build_release --verbose; then
   step "Release tests" ctest --test-dir build -j2 --output-on-failure --timeout 600
+fi
+
+# Jobs of several processes against the second MPI library (MPICH): the
+# multi-process tests only, in their own tree.
+mpich_build() {
+  cmake -S . -B build-mpich -DPURE_MPI=mpich -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_APPS=OFF \
+    -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build build-mpich -j2 --target multiproc_check exit_codes
+}
+if step "MPICH build (build-mpich/)" mpich_build; then
+  step "MPICH multi-process tests" \
+    ctest --test-dir build-mpich -L multiproc -j2 --output-on-failure --timeout 300 --no-tests=error
 fi
 
 tsan_build() {

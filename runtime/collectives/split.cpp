@@ -1,16 +1,6 @@
 // Communicator creation (split, and dup/create expressed as splits).
 //
-// Across processes (hier::split): an allgather of (colour, key) over the
-// parent tells every member the whole membership of its new communicator;
-// a split of the parent's local view gives the members in each process
-// their shared context and Dropbox; when the new communicator spans
-// processes, its first member in each process creates the MPI
-// communicators (CommNet) and hands them to the others through the
-// NetShare of that local split. MPI_Comm_create_group is collective over
-// the new communicator's processes only, so creations on disjoint groups
-// never wait for each other; its tag (Cluster::create_tag) is the new
-// communicator's lowest world rank and that rank's count of such creations,
-// which tells apart creations that overlap in time.
+// Across processes: hier::split (hierarchical.cpp).
 //
 // Inside one process:
 // One round on the parent's Dropbox: every member publishes (colour, key)
@@ -24,10 +14,8 @@
 #include <tuple>
 #include <vector>
 
-#include "cluster.h"
 #include "collectives/collectives.h"
 #include "collectives/round.h"
-#include "comm_net.h"
 
 namespace pure::coll {
 
@@ -66,73 +54,5 @@ NewComm split(Rank& rank, Comm& comm, const char* call, int color, int key) {
   }
   return r.box().created(r.seq())[static_cast<std::size_t>(r.me())];
 }
-
-namespace hier {
-
-NewComm split(Rank& rank, Comm& comm, const char* call, int color, int key) {
-  // (colour, key, creations led) of every member, in parent rank order.
-  const int n = comm.size();
-  int mine[3] = {color, key, static_cast<int>(rank.comms_led)};
-  std::vector<int> all(static_cast<std::size_t>(n) * 3);
-  std::vector<int> counts(static_cast<std::size_t>(n), 3), displs(static_cast<std::size_t>(n));
-  for (int k = 0; k < n; ++k) displs[static_cast<std::size_t>(k)] = 3 * k;
-  const Datatype& int_type = *Datatype::predefined(PURE_INT & 0x00FFFFFF);
-  hier::allgatherv(rank, comm, call, mine, 3, &int_type, all.data(), counts.data(), displs.data(),
-             &int_type);
-
-  std::vector<std::pair<int, int>> order;  // (key, parent rank) of my colour
-  if (color != PURE_UNDEFINED)
-    for (int k = 0; k < n; ++k)
-      if (all[static_cast<std::size_t>(3 * k)] == color)
-        order.emplace_back(all[static_cast<std::size_t>(3 * k + 1)], k);
-  std::sort(order.begin(), order.end());
-  auto members = std::make_shared<std::vector<int>>();
-  for (auto& [kk, k] : order) members->push_back(comm.index_of(k));
-
-  // The members in this process share a context and a Dropbox: split the
-  // local view, keyed by the new rank so its order is the new order.
-  int new_rank = 0;
-  while (new_rank < static_cast<int>(members->size()) &&
-         (*members)[static_cast<std::size_t>(new_rank)] != rank.world())
-    ++new_rank;
-  NewComm share = coll::split(rank, comm.local(), call, color, new_rank);
-  if (color == PURE_UNDEFINED) return share;
-
-  Process& process = rank.process();
-  bool spans = false;
-  for (int m : *members) spans |= process.local_index(m) < 0;
-  if (!spans) return share;  // every member is here: an ordinary local communicator
-
-  // The lowest member's count of creations it led tells this creation apart.
-  int lowest_parent_rank = order.front().second;
-  for (auto& [kk, k] : order) lowest_parent_rank = std::min(lowest_parent_rank, k);
-  const int lowest = comm.index_of(lowest_parent_rank);
-  const unsigned counter = static_cast<unsigned>(all[static_cast<std::size_t>(3 * lowest_parent_rank + 2)]);
-  if (lowest == rank.world()) ++rank.comms_led;
-
-  NetShare& holder = *share.net_share;
-  if ((*share.members)[0] == rank.world()) {
-    auto net = CommNet::layout(*members, process.map(), process.proc());
-    net->create(process.cluster()->create_tag(lowest, counter));
-    holder.net = std::move(net);
-    // Release pairs with the acquire below: the other members see the
-    // finished CommNet.
-    holder.ready.store(true, std::memory_order_release);
-    for (int m : *share.members)
-      if (m != rank.world()) process.rank_of_world(m).parker().notify();
-  } else if (!holder.ready.load(std::memory_order_acquire)) {
-    rank.wait_until([&] { return holder.ready.load(std::memory_order_acquire); },
-                    WaitSite{call, -1, -1, true});
-  }
-  NewComm result;
-  result.context = share.context;
-  result.members = members;
-  result.dropbox = share.dropbox;
-  result.net = holder.net;
-  result.local_members = share.members;
-  return result;
-}
-
-}  // namespace hier
 
 }  // namespace pure::coll
