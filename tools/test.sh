@@ -45,7 +45,7 @@ if step "Release build (build/)" pure_build_release --verbose; then
 fi
 
 tsan_build() {
-  cmake -S . -B build-tsan -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF \
+  cmake -S . -B build-tsan -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_TRANSLATOR=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
     cmake --build build-tsan -j2
 }

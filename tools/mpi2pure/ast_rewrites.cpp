@@ -25,7 +25,9 @@ class MpiReferences : public MatchFinder::MatchCallback {
       if (tu_.place(d->getLocation()) == Place::library)
         tu_.mpi_reference(ref->getLocation(), d->getName());
     } else if (const auto* tl = r.Nodes.getNodeAs<clang::TypeLoc>("type")) {
-      auto typedef_loc = tl->getAs<clang::TypedefTypeLoc>();
+      // `const MPI_Status *` matches as the qualified type; the name is in
+      // its unqualified part.
+      auto typedef_loc = tl->getUnqualifiedLoc().getAs<clang::TypedefTypeLoc>();
       if (!typedef_loc) return;
       const clang::TypedefNameDecl* d = typedef_loc.getTypedefNameDecl();
       if (tu_.place(d->getLocation()) == Place::library)
@@ -62,8 +64,9 @@ class MainFunction : public MatchFinder::MatchCallback {
   }
 
  private:
-  // C++: main() -> pure_main(int, char**). C: main(void) -> pure_main(),
-  // which is compatible with pure.h's prototype and needs no unused names.
+  // main() and main(void) -> pure_main(int, char**), the prototype in
+  // pure.h. C needs parameter names in a definition; the body marks them
+  // used, on the line of its `{`, so line numbers stay.
   void parameters(const clang::FunctionDecl* fd) {
     clang::FunctionTypeLoc ftl = fd->getFunctionTypeLoc();
     if (!ftl) return;
@@ -71,10 +74,15 @@ class MainFunction : public MatchFinder::MatchCallback {
     if (l.isMacroID() || rp.isMacroID()) return;
     SourceLocation inside = l.getLocWithOffset(1);
     unsigned length = tu_.sm.getFileOffset(rp) - tu_.sm.getFileOffset(inside);
-    if (tu_.cplusplus())
+    if (tu_.cplusplus()) {
       tu_.replace(inside, length, "int, char**");
-    else if (length > 0)
-      tu_.replace(inside, length, "");
+      return;
+    }
+    tu_.replace(inside, length, "int pure_argc, char **pure_argv");
+    const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(
+        fd->doesThisDeclarationHaveABody() ? fd->getBody() : nullptr);
+    if (body && body->getLBracLoc().isFileID())
+      tu_.insert(body->getLBracLoc().getLocWithOffset(1), " (void)pure_argc; (void)pure_argv;");
   }
 
   void final_return(const clang::FunctionDecl* fd) {
@@ -94,7 +102,9 @@ class LibcReplacements : public MatchFinder::MatchCallback {
   void run(const MatchFinder::MatchResult& r) override {
     const auto* ref = r.Nodes.getNodeAs<clang::DeclRefExpr>("libc");
     const auto* fd = llvm::cast<clang::FunctionDecl>(ref->getDecl())->getCanonicalDecl();
-    if (tu_.place(fd->getLocation()) == Place::project) return;  // the user's own function
+    // The user's own function stays; an implicit declaration (C, no
+    // <stdlib.h>) is still the library's.
+    if (!fd->isImplicit() && tu_.place(fd->getLocation()) == Place::project) return;
     SourceLocation spelled = tu_.sm.getSpellingLoc(ref->getBeginLoc());
     if (tu_.place(spelled) != Place::project && tu_.place(tu_.sm.getExpansionLoc(spelled)) !=
                                                     Place::project)
@@ -116,7 +126,7 @@ class LibcHazards : public MatchFinder::MatchCallback {
   void run(const MatchFinder::MatchResult& r) override {
     const auto* ref = r.Nodes.getNodeAs<clang::DeclRefExpr>("hazard");
     const auto* fd = llvm::cast<clang::FunctionDecl>(ref->getDecl())->getCanonicalDecl();
-    if (tu_.place(fd->getLocation()) == Place::project) return;
+    if (!fd->isImplicit() && tu_.place(fd->getLocation()) == Place::project) return;
     SourceLocation at = tu_.sm.getSpellingLoc(ref->getLocation());
     if (tu_.place(at) != Place::project) at = tu_.sm.getExpansionLoc(ref->getLocation());
     if (tu_.place(at) != Place::project) return;

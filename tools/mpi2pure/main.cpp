@@ -42,9 +42,9 @@ exit/abort/rand/strtok/localtime/... get per-rank forms (<pure/compat.h>).
                          them as they are, instead of failing
   --library-prefix DIR   never rewrite headers under DIR (repeatable; /usr/
                          always counts)
-  --mpi-include DIR      the MPI headers to parse against (default: $PURE_MPI_INCLUDE
+  --mpi-include DIR      the MPI headers to parse against (default: $MPI2PURE_MPI_INCLUDE
                          or )" MPI2PURE_MPI_INCLUDE R"()
-  --resource-dir DIR     clang's builtin headers (default: $PURE_CLANG_RESOURCE_DIR
+  --resource-dir DIR     clang's builtin headers (default: $MPI2PURE_RESOURCE_DIR
                          or )" MPI2PURE_RESOURCE_DIR R"()
   -h, --help             this help
   --version              the version
@@ -154,8 +154,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> sources, flags;
   std::string out_dir, root;
   bool line_directives = false;
-  std::string mpi_include = env_or("PURE_MPI_INCLUDE", MPI2PURE_MPI_INCLUDE);
-  std::string resource_dir = env_or("PURE_CLANG_RESOURCE_DIR", MPI2PURE_RESOURCE_DIR);
+  std::string mpi_include = env_or("MPI2PURE_MPI_INCLUDE", MPI2PURE_MPI_INCLUDE);
+  std::string resource_dir = env_or("MPI2PURE_RESOURCE_DIR", MPI2PURE_RESOURCE_DIR);
 
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -198,7 +198,7 @@ int main(int argc, char** argv) {
   for (const std::string& src : sources)
     if (!llvm::sys::fs::is_regular_file(src)) die("no such source file '" + src + "'");
   if (!llvm::sys::fs::exists(mpi_include + "/mpi.h"))
-    die("no mpi.h in '" + mpi_include + "' (set --mpi-include or PURE_MPI_INCLUDE)");
+    die("no mpi.h in '" + mpi_include + "' (set --mpi-include or MPI2PURE_MPI_INCLUDE)");
 
   // Open MPI's header as a system header, so that it is never rewritten and
   // its own MPI names are not the user's; its C++ bindings stay out.
@@ -209,7 +209,9 @@ int main(int argc, char** argv) {
   clang::tooling::FixedCompilationDatabase db(".", args);
   clang::tooling::ClangTool tool(db, sources);
   auto factory = mpi2pure::make_action_factory(session);
-  if (tool.run(factory.get()) != 0) {
+  const int parsed = tool.run(factory.get());
+  session.report.flush();
+  if (parsed != 0) {
     llvm::errs() << "mpi2pure: error: could not parse the sources; nothing written\n";
     return 2;
   }
