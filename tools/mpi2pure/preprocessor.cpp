@@ -3,6 +3,7 @@
 // and MPI names in the bodies of the user's own macros.
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/Path.h"
 #include "names.h"
 #include "translate.h"
 
@@ -16,8 +17,9 @@ class Hooks : public clang::PPCallbacks {
   explicit Hooks(TuContext& tu) : tu_(tu) {}
 
   void FileChanged(SourceLocation loc, FileChangeReason reason, clang::SrcMgr::CharacteristicKind,
-                   clang::FileID) override {
+                   clang::FileID previous) override {
     if (reason == EnterFile) tu_.record_file(loc);
+    if (reason == ExitFile && previous.isValid()) forget_implementation(loc, previous);
   }
 
   void InclusionDirective(SourceLocation hash, const clang::Token&, llvm::StringRef file_name,
@@ -80,6 +82,25 @@ class Hooks : public clang::PPCallbacks {
     const clang::MacroInfo* mi = md.getMacroInfo();
     if (!mi || tu_.place(mi->getDefinitionLoc()) != Place::library) return;
     tu_.mpi_reference(name.getLocation(), ii->getName());
+  }
+
+  // The translated program is compiled against Pure, not Open MPI, so code
+  // under `#ifdef OPEN_MPI` (or MPICH) is dead there; parse it as such,
+  // instead of reporting the implementation-specific calls inside it. Done
+  // as the preprocessor leaves <mpi.h>, which defined them.
+  void forget_implementation(SourceLocation at, clang::FileID left) {
+    const clang::FileEntry* fe = tu_.sm.getFileEntryForID(left);
+    if (!fe || llvm::sys::path::filename(fe->getName()) != "mpi.h" ||
+        tu_.place(tu_.sm.getLocForStartOfFile(left)) != Place::library)
+      return;
+    for (const char* name : {"OPEN_MPI", "OMPI_MAJOR_VERSION", "OMPI_MINOR_VERSION",
+                             "OMPI_RELEASE_VERSION", "MPICH", "MPICH2", "MPICH_VERSION",
+                             "MPICH_NAME"}) {
+      clang::IdentifierInfo* ii = tu_.pp.getIdentifierInfo(name);
+      if (tu_.pp.isMacroDefined(ii))
+        tu_.pp.appendMacroDirective(
+            ii, new (tu_.pp.getPreprocessorAllocator()) clang::UndefMacroDirective(at));
+    }
   }
 
   TuContext& tu_;
