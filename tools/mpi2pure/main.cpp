@@ -128,7 +128,7 @@ int write_tree(Session& s, const std::string& out_dir, std::string root, bool li
                     llvm::StringRef(text).startswith("#include <pure/compat.h>\n#line ");
     std::string head;
     if (s.needs_compat.count(file) && !s.has_compat.count(file)) head += "#include <pure/compat.h>\n";
-    if (line_directives && !has_line && (!head.empty() || true)) head += line_directive(file);
+    if (line_directives && !has_line) head += line_directive(file);
     llvm::SmallString<256> out_path(out_dir);
     llvm::sys::path::append(out_path, rel);
     if (std::error_code ec = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(out_path))) {
