@@ -1,6 +1,7 @@
 #include "cluster.h"
 #include "process.h"
 #include "pure/run.hpp"
+#include "rank_exit.h"
 #include "topology.h"
 
 namespace pure {
@@ -15,14 +16,14 @@ int run(const Config& config, const RankMain& entry, int argc, char** argv) {
     int code = 0;
     {
       Process process(config, cluster.map(), cluster.me(), &cluster);
-      code = process.run(entry, argc, argv);
+      code = process.run(with_rank_exit(entry), argc, argv);
     }
     cluster.finalize();
     return code;
   }
   const int ranks = config.ranks > 0 ? config.ranks : Topology::get().cores();
   Process process(config, RankMap::single(ranks), 0, nullptr);
-  return process.run(entry, argc, argv);
+  return process.run(with_rank_exit(entry), argc, argv);
 }
 
 }  // namespace pure

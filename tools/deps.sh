@@ -11,12 +11,15 @@ pure_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # What a fresh Debian 12 machine lacks for configure, build, test and bench.
 # openmpi-bin brings mpirun (and openssh-client, which its launcher wants);
 # MPICH is the second MPI that jobs of several processes are tested against.
+# The Clang 14 packages are for tools/mpi2pure (clang-14 brings the builtin
+# headers it parses with).
 pure_packages=(
   build-essential cmake pkg-config
   libhwloc-dev libboost-dev
   libopenmpi-dev openmpi-bin
   libmpich-dev mpich
   libgtest-dev libgmock-dev libbenchmark-dev
+  libclang-cpp14-dev libclang-14-dev llvm-14-dev clang-14
 )
 
 pure_install_deps() {

@@ -50,6 +50,7 @@ fi
 # multi-process tests only, in their own tree.
 mpich_build() {
   cmake -S . -B build-mpich -DPURE_MPI=mpich -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_APPS=OFF \
+    -DPURE_BUILD_TRANSLATOR=OFF \
     -DCMAKE_BUILD_TYPE=Release >/dev/null &&
     cmake --build build-mpich -j2 --target multiproc_check exit_codes
 }
@@ -59,7 +60,7 @@ if step "MPICH build (build-mpich/)" mpich_build; then
 fi
 
 tsan_build() {
-  cmake -S . -B build-tsan -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF \
+  cmake -S . -B build-tsan -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_TRANSLATOR=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
     cmake --build build-tsan -j2
 }
