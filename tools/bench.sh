@@ -9,6 +9,9 @@
 #   tools/bench.sh coll --threshold [...]       Pure allreduce, partitioned vs combined
 #   tools/bench.sh tasks [--quick] [--rounds N] the load-imbalanced stencil: Open MPI,
 #                                               Pure and Pure with tasks over imbalance
+#   tools/bench.sh internode [--quick] [--rounds N]
+#                                               the same between 2 processes: Pure over
+#                                               MPI vs Open MPI
 #   tools/bench.sh queue [--quick]              the eager queue vs Boost.Lockfree
 #
 # Adding a suite: write cmd_<name> and list it in usage(). tools/demo.sh
@@ -44,6 +47,11 @@ suites:
                               with tasks, alternating within one run, at 2 ranks
                               and at 8 ranks on 2 cores; times, each version's
                               ratio to its balanced run, chunks stolen
+  internode [--quick] [--rounds N]
+                              the p2p benchmark between two processes: Pure with one
+                              rank in each of 2 processes (purerun -n 2
+                              --ranks-per-proc 1, its messages over Open MPI with
+                              the same transport) against Open MPI (2 processes)
   queue [--quick]             eager-queue micro-benchmarks against
                               boost::lockfree::spsc_queue
 
@@ -146,8 +154,8 @@ run_logged() {
 # Best per size over the rounds: minimum latency, maximum bandwidth. Prints
 # the two tables and the issue's targets.
 p2p_report() {
-  local dir=$1 rounds=$2
-  awk -v rounds="$rounds" -v cores="$(nproc)" -v transport="$ompi_transport" -v ompi="$(mpirun --version 2>/dev/null | head -n 1)" '
+  local dir=$1 rounds=$2 inter=${3:-0}
+  awk -v rounds="$rounds" -v cores="$(nproc)" -v transport="$ompi_transport" -v ompi="$(mpirun --version 2>/dev/null | head -n 1)" -v inter="$inter" '
     function label(b) {
       if (b >= 1048576) return (b / 1048576) " MiB"
       if (b >= 1024) return (b / 1024) " KiB"
@@ -162,7 +170,10 @@ p2p_report() {
     END {
       for (i = 1; i < n; ++i)  # insertion sort, sizes are few
         for (j = i; j > 0 && sizes[j - 1] > sizes[j]; --j) { t = sizes[j]; sizes[j] = sizes[j - 1]; sizes[j - 1] = t }
-      printf "Point-to-point, 2 ranks. Pure: 2 rank threads in one process, one per core.\n"
+      if (inter)
+        printf "Point-to-point between processes, 2 ranks. Pure: one rank in each of 2 processes\n(purerun -n 2 --ranks-per-proc 1), its messages through Open MPI with the same transport.\n"
+      else
+        printf "Point-to-point, 2 ranks. Pure: 2 rank threads in one process, one per core.\n"
       printf "Open MPI: %s, 2 processes, mpirun --bind-to core, %s.\n", ompi, transport
       printf "Best of %d alternating rounds per size; ratio > 1 means Pure is faster.\n", rounds
       printf "Load average (1, 5, 15 min) %s; %d cores. Other work on the cores makes timings noisy.\n\n", ENVIRON["load"], cores
@@ -179,6 +190,16 @@ p2p_report() {
         printf "| %8s | %10.3f | %10.3f | %7.2fx |\n", label(s), p, m, (m > 0 ? p / m : 0)
       }
       p = best["lat", "pure", 8]; m = best["lat", "mpi", 8]
+      if (inter) {
+        if (p != "" && m != "")
+          printf "\nTarget: 8 B latency within 1.5x of Open MPI: Pure %.3f us, Open MPI %.3f us, %.2fx -> %s\n",
+                 p, m, p / m, (p <= 1.5 * m ? "met" : "NOT met")
+        p = best["bw", "pure", 4194304]; m = best["bw", "mpi", 4194304]
+        if (p != "" && m != "")
+          printf "Target: 4 MiB bandwidth within 10%% of Open MPI: Pure %.2f GB/s, Open MPI %.2f GB/s, %.2fx -> %s\n",
+                 p, m, p / m, (p >= 0.9 * m ? "met" : "NOT met")
+        exit
+      }
       if (p != "" && m != "")
         printf "\nTarget: 8 B latency <= 0.080 us and >= 2x Open MPI: Pure %.3f us, %.2fx -> %s\n",
                p, m / p, (p <= 0.080 && m / p >= 2 ? "met" : "NOT met")
@@ -222,6 +243,52 @@ cmd_p2p() {
   echo >&2
   load="$load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after" \
     p2p_report "$dir" "$rounds" | tee "$dir/report.txt"
+  echo
+  echo "(raw output of every run: $dir)"
+}
+
+cmd_internode() {
+  local rounds=5 quick=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --quick) quick=(--quick); rounds=3; shift ;;
+      --rounds)
+        [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--rounds needs a positive integer"
+        rounds=$2; shift 2 ;;
+      *) usage >&2; die "internode: unknown option '$1'" ;;
+    esac
+  done
+  build_release
+  local dir=$results/internode
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  pick_ompi_transport
+  ompi_transport+=$(ompi_env_note)
+  echo "bench: Open MPI transport: $ompi_transport" >&2
+  # Pure's processes use the same transport: mpirun's --mca options as
+  # OMPI_MCA_* variables (purerun runs mpirun itself).
+  local mca_env=() i
+  for ((i = 0; i + 2 < ${#ompi_args[@]} + 1; ++i)); do
+    if [ "${ompi_args[i]}" = --mca ]; then
+      mca_env+=("OMPI_MCA_${ompi_args[i + 1]}=${ompi_args[i + 2]}")
+      i=$((i + 2))
+    fi
+  done
+
+  local r load_before
+  load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+  for ((r = 1; r <= rounds; ++r)); do
+    printf 'bench: round %d/%d: Pure' "$r" "$rounds" >&2
+    run_logged "$dir/pure.$r" env "${mca_env[@]}" "$pure_root/tools/purerun" -n 2 \
+      --ranks-per-proc 1 --bind core "$build/bench/bench_p2p_pure" "${quick[@]}"
+    printf ', Open MPI' >&2
+    run_logged "$dir/mpi.$r" mpirun -np 2 --bind-to core "${ompi_args[@]}" \
+      "$build/bench/bench_p2p_mpi" "${quick[@]}"
+    printf '\n' >&2
+  done
+  echo >&2
+  load="$load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after" \
+    p2p_report "$dir" "$rounds" 1 | tee "$dir/report.txt"
   echo
   echo "(raw output of every run: $dir)"
 }
@@ -524,7 +591,7 @@ stencil_run() {
         "$stencil_dir/rand_stencil_mpi" "$@" ;;
     pure)
       run_logged "$out" "$pure_root/tools/purerun" "${pure_opts[@]}" \
-        "$stencil_dir/rand_stencil_pure" "$@" ;;
+        "${stencil_pure:-$stencil_dir/rand_stencil_pure}" "$@" ;;
     tasks)
       run_logged "$out" env PURE_STATS=1 "$pure_root/tools/purerun" "${pure_opts[@]}" \
         "$stencil_dir/rand_stencil_tasks" "$@" ;;
@@ -724,7 +791,7 @@ fi
 suite=$1
 shift
 case $suite in
-  p2p | coll | tasks | queue) "cmd_$suite" "$@" ;;
+  p2p | internode | coll | tasks | queue) "cmd_$suite" "$@" ;;
   -h | --help) usage ;;
   *) usage >&2; echo "bench: unknown suite '$suite'" >&2; exit 2 ;;
 esac

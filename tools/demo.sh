@@ -35,6 +35,26 @@ stencil_check_built
 dir=$build/demo-results
 rm -rf "$dir"
 mkdir -p "$dir"
+
+# The Pure version is the MPI source ported live: purecc translates it
+# (tools/mpi2pure: MPI names, <mpi.h>, main, thread-local globals) and
+# compiles the result against Pure, as `make CC=purecc` would.
+source_file=$pure_root/apps/rand_stencil/rand_stencil.c
+port=$dir/port
+mkdir -p "$port"
+echo "demo: porting apps/rand_stencil/rand_stencil.c with tools/purecc"
+if ! PURECC_BUILD_DIR=$build "$pure_root/tools/purecc" --keep -O2 -std=c11 -ffp-contract=off \
+  -o "$port/rand_stencil_pure" "$source_file" >"$port/purecc.log" 2>&1; then
+  cat "$port/purecc.log" >&2
+  die "purecc could not port rand_stencil.c"
+fi
+kept=$(sed -n 's/^purecc: translated sources kept in //p' "$port/purecc.log")
+translated=$kept$source_file
+if [ -f "$translated" ]; then
+  echo "demo: a few of the lines the translator changed (< MPI source, > Pure):"
+  diff "$source_file" "$translated" | grep -E '^[<>]' | grep -vE '^> #line' | head -n 10 | sed 's/^/  /' || true
+fi
+stencil_pure=$port/rand_stencil_pure
 pick_ompi_transport
 ompi_transport+=$(ompi_env_note)
 echo "demo: Open MPI transport: $ompi_transport"
@@ -128,10 +148,9 @@ How each version is built and run:
   Open MPI      apps/rand_stencil/rand_stencil.c, built with Open MPI (CMake's MPI::MPI_C);
                 mpirun -np $ranks --bind-to core ${ompi_args[*]}
                 ($ompi_transport)
-  Pure          the same MPI source, unchanged, compiled against Pure's <mpi.h> with
-                -Dmain=pure_main. The source translator (tools/mpi2pure) does not exist
-                yet, so the demo does not port the source live; this build is what it
-                is to produce. tools/purerun -n $ranks build/apps/rand_stencil/rand_stencil_pure
+  Pure          the same MPI source, unchanged, ported just now by the translator:
+                tools/purecc -O2 -std=c11 -ffp-contract=off -o $port/rand_stencil_pure
+                apps/rand_stencil/rand_stencil.c; tools/purerun -n $ranks $port/rand_stencil_pure
   Pure + tasks  apps/rand_stencil/rand_stencil_tasks.cpp: the same computation with each
                 iteration's compute loop a PureTask; a rank waiting for its halo steals
                 chunks of it. tools/purerun -n $ranks build/apps/rand_stencil/rand_stencil_tasks

@@ -121,9 +121,9 @@ struct Stage {
                   " (send and receive counts and types must match)";
   }
 
-  // Process-to-process exchange of blobs among leaders. `sizes[p]` is what
-  // this leader sends to process p (alltoall) or its one blob (gather,
-  // allgather: sizes[0]); returns what arrived, per process.
+  // Blob exchanges among the leaders, each in two MPI collectives: the
+  // sizes, then the bytes. allgather: every leader's blob to every leader;
+  // returns them per process (position in CommNet::procs).
   std::vector<std::vector<char>> allgather(const std::vector<char>& mine) {
     std::uint64_t n = mine.size();
     std::vector<std::uint64_t> sizes(static_cast<std::size_t>(procs));
@@ -236,7 +236,7 @@ class BlobWriter {
 
 class BlobReader {
  public:
-  BlobReader(const std::vector<char>& blob, std::size_t blocks) : blob_(blob), blocks_(blocks) {
+  BlobReader(const std::vector<char>& blob, std::size_t blocks) : blob_(blob) {
     std::size_t at = blocks * sizeof(std::uint64_t);
     starts_.resize(blocks);
     for (std::size_t b = 0; b < blocks; ++b) {
@@ -253,7 +253,6 @@ class BlobReader {
 
  private:
   const std::vector<char>& blob_;
-  std::size_t blocks_;
   std::vector<std::size_t> starts_;
 };
 
@@ -336,9 +335,10 @@ const void* combine(Stage& s, const Reduction& red, const ReduceArgs& a,
     red.copy(members[0]->input, acc, items);
     for (std::size_t k = 1; k < members.size(); ++k) red.combine(members[k]->input, acc, items);
     if (s.procs == 1) return acc;
+    // Predefined ops on basic types: MPI's own reduction of the partials.
     MPI_Datatype base = mpi_base(a.type->base());
     MPI_Op op = red.user() ? MPI_OP_NULL : mpi_op(a.op.predefined);
-    if (base != MPI_DATATYPE_NULL && op != MPI_OP_NULL && !red.user()) {
+    if (base != MPI_DATATYPE_NULL && op != MPI_OP_NULL) {
       std::vector<unsigned char> result;
       void* out = red.buffer(result, items);
       MPI_Request req;
