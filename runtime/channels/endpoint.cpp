@@ -460,8 +460,13 @@ bool Endpoint::spin_for_next(Request* r) {
   if (!q) return false;
   std::uint64_t pos = q->head();
   const std::uint64_t limit = pos + q->capacity();
+  const int sender = r->peer;
   for (bool end = false; pos < limit; ++pos) {
-    q->peek(pos, &end);
+    // A matching message published since the caller's match(): take it now
+    // rather than spin past it on the next position (which its sender, if
+    // it waits for this one, would never fill).
+    SlotHeader* h = q->peek(pos, &end);
+    if (h && matches(r, sender, h->context, h->tag)) return match(r);
     if (end) break;
   }
   if (pos == limit) return false;  // full: the general loop drains it
