@@ -210,31 +210,47 @@ p2p_report() {
     }' "$dir"/pure.* "$dir"/mpi.*
 }
 
-cmd_p2p() {
-  local rounds=5 quick=()
+# p2p_suite NAME INTER [options]: the point-to-point benchmark, Pure and Open
+# MPI alternating. INTER=0: Pure's 2 ranks are threads of one process;
+# INTER=1: one rank in each of 2 processes, so its messages go through Open
+# MPI too, with the same transport (mpirun's --mca options passed on as
+# OMPI_MCA_* variables, since purerun runs mpirun itself).
+p2p_suite() {
+  local name=$1 inter=$2 rounds=5 quick=()
+  shift 2
   while [ $# -gt 0 ]; do
     case $1 in
       --quick) quick=(--quick); rounds=3; shift ;;
       --rounds)
         [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--rounds needs a positive integer"
         rounds=$2; shift 2 ;;
-      *) usage >&2; die "p2p: unknown option '$1'" ;;
+      *) usage >&2; die "$name: unknown option '$1'" ;;
     esac
   done
   build_release
-  local dir=$results/p2p
+  local dir=$results/$name
   rm -rf "$dir"
   mkdir -p "$dir"
   pick_ompi_transport
   ompi_transport+=$(ompi_env_note)
   echo "bench: Open MPI transport: $ompi_transport" >&2
+  local pure=("$pure_root/tools/purerun" -n 2 --bind core) i
+  if [ "$inter" = 1 ]; then
+    pure=(env)
+    for ((i = 0; i + 2 < ${#ompi_args[@]} + 1; ++i)); do
+      if [ "${ompi_args[i]}" = --mca ]; then
+        pure+=("OMPI_MCA_${ompi_args[i + 1]}=${ompi_args[i + 2]}")
+        i=$((i + 2))
+      fi
+    done
+    pure+=("$pure_root/tools/purerun" -n 2 --ranks-per-proc 1 --bind core)
+  fi
 
   local r load_before
   load_before=$(cut -d' ' -f1-3 /proc/loadavg)
   for ((r = 1; r <= rounds; ++r)); do
     printf 'bench: round %d/%d: Pure' "$r" "$rounds" >&2
-    run_logged "$dir/pure.$r" "$pure_root/tools/purerun" -n 2 --bind core \
-      "$build/bench/bench_p2p_pure" "${quick[@]}"
+    run_logged "$dir/pure.$r" "${pure[@]}" "$build/bench/bench_p2p_pure" "${quick[@]}"
     printf ', Open MPI' >&2
     run_logged "$dir/mpi.$r" mpirun -np 2 --bind-to core "${ompi_args[@]}" \
       "$build/bench/bench_p2p_mpi" "${quick[@]}"
@@ -242,56 +258,13 @@ cmd_p2p() {
   done
   echo >&2
   load="$load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after" \
-    p2p_report "$dir" "$rounds" | tee "$dir/report.txt"
+    p2p_report "$dir" "$rounds" "$inter" | tee "$dir/report.txt"
   echo
   echo "(raw output of every run: $dir)"
 }
 
-cmd_internode() {
-  local rounds=5 quick=()
-  while [ $# -gt 0 ]; do
-    case $1 in
-      --quick) quick=(--quick); rounds=3; shift ;;
-      --rounds)
-        [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--rounds needs a positive integer"
-        rounds=$2; shift 2 ;;
-      *) usage >&2; die "internode: unknown option '$1'" ;;
-    esac
-  done
-  build_release
-  local dir=$results/internode
-  rm -rf "$dir"
-  mkdir -p "$dir"
-  pick_ompi_transport
-  ompi_transport+=$(ompi_env_note)
-  echo "bench: Open MPI transport: $ompi_transport" >&2
-  # Pure's processes use the same transport: mpirun's --mca options as
-  # OMPI_MCA_* variables (purerun runs mpirun itself).
-  local mca_env=() i
-  for ((i = 0; i + 2 < ${#ompi_args[@]} + 1; ++i)); do
-    if [ "${ompi_args[i]}" = --mca ]; then
-      mca_env+=("OMPI_MCA_${ompi_args[i + 1]}=${ompi_args[i + 2]}")
-      i=$((i + 2))
-    fi
-  done
-
-  local r load_before
-  load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-  for ((r = 1; r <= rounds; ++r)); do
-    printf 'bench: round %d/%d: Pure' "$r" "$rounds" >&2
-    run_logged "$dir/pure.$r" env "${mca_env[@]}" "$pure_root/tools/purerun" -n 2 \
-      --ranks-per-proc 1 --bind core "$build/bench/bench_p2p_pure" "${quick[@]}"
-    printf ', Open MPI' >&2
-    run_logged "$dir/mpi.$r" mpirun -np 2 --bind-to core "${ompi_args[@]}" \
-      "$build/bench/bench_p2p_mpi" "${quick[@]}"
-    printf '\n' >&2
-  done
-  echo >&2
-  load="$load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after" \
-    p2p_report "$dir" "$rounds" 1 | tee "$dir/report.txt"
-  echo
-  echo "(raw output of every run: $dir)"
-}
+cmd_p2p() { p2p_suite p2p 0 "$@"; }
+cmd_internode() { p2p_suite internode 1 "$@"; }
 
 # ----------------------------------------------------------------- coll
 

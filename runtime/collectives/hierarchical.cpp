@@ -323,6 +323,44 @@ struct ReduceMember {
 
 bool commutative(const ReduceArgs& a) { return a.op.predefined != 0 || a.op.user.commute; }
 
+// Every communicator member's input view, from blobs of each process's
+// members' inputs (view_bytes each, in local rank order).
+class Inputs {
+ public:
+  Inputs(Stage& s, const Reduction& red, const std::vector<ReduceMember*>& members, int root_pos)
+      : net_(s.net), red_(red), vb_(red.view_bytes()) {
+    std::vector<char> mine(members.size() * vb_);
+    for (std::size_t k = 0; k < members.size(); ++k)
+      std::memcpy(mine.data() + k * vb_, members[k]->input, vb_);
+    blobs_ = root_pos < 0 ? s.allgather(mine) : s.gather(mine, root_pos);
+  }
+  bool here() const { return !blobs_.empty(); }  // false at the leaders gather skips
+  const void* of(int r) const {
+    const auto& blob = blobs_[static_cast<std::size_t>(net_.pos_of[static_cast<std::size_t>(r)])];
+    return red_.view_at(blob.data() + static_cast<std::size_t>(net_.slot_of[static_cast<std::size_t>(r)]) * vb_);
+  }
+
+ private:
+  const CommNet& net_;
+  const Reduction& red_;
+  std::size_t vb_;
+  std::vector<std::vector<char>> blobs_;
+};
+
+// What every reduction starts with: the op bound to the type, this member's
+// input view (kept in `scratch` until the leader is done) handed to the leader.
+struct ReduceStage {
+  Stage s;
+  Reduction red;
+  std::vector<unsigned char> scratch;
+  ReduceMember me;
+  std::vector<ReduceMember*> members;
+  ReduceStage(Rank& rank, Comm& comm, const ReduceArgs& a)
+      : s(rank, comm, a.call), red(a.op, *a.type, a.handle, a.count),
+        me{red.input_view(a.send ? a.send : a.recv, scratch), a.recv, comm.rank()},
+        members(s.to_leader(&me)) {}
+};
+
 // The leader's part: the result view (in `storage`) at every leader when
 // root_pos < 0, else at the leader of process root_pos only.
 const void* combine(Stage& s, const Reduction& red, const ReduceArgs& a,
@@ -362,19 +400,12 @@ const void* combine(Stage& s, const Reduction& red, const ReduceArgs& a,
     return res;
   }
   // Not commutative: every member's input, folded in rank order.
-  std::vector<char> mine(members.size() * vb);
-  for (std::size_t k = 0; k < members.size(); ++k)
-    std::memcpy(mine.data() + k * vb, members[k]->input, vb);
-  auto blobs = everywhere ? s.allgather(mine) : s.gather(mine, root_pos);
-  if (blobs.empty()) return nullptr;
-  auto input = [&](int r) {
-    const auto& blob = blobs[static_cast<std::size_t>(s.net.pos_of[static_cast<std::size_t>(r)])];
-    return red.view_at(blob.data() + static_cast<std::size_t>(s.net.slot_of[static_cast<std::size_t>(r)]) * vb);
-  };
+  Inputs in(s, red, members, root_pos);
+  if (!in.here()) return nullptr;
   void* res = red.buffer(storage, items);
   const int n = s.comm.size();
-  red.copy(input(n - 1), res, items);
-  for (int r = n - 2; r >= 0; --r) red.combine(input(r), res, items);
+  red.copy(in.of(n - 1), res, items);
+  for (int r = n - 2; r >= 0; --r) red.combine(in.of(r), res, items);
   return res;
 }
 
@@ -419,75 +450,58 @@ void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t coun
 }
 
 void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
-  Stage s(rank, comm, a.call);
-  Reduction red(a.op, *a.type, a.handle, a.count);
-  std::vector<unsigned char> scratch;
-  ReduceMember me{red.input_view(a.send ? a.send : a.recv, scratch), a.recv, comm.rank()};
-  auto members = s.to_leader(&me);
-  if (s.leader) {
-    const int root_pos = root < 0 ? -1 : s.net.pos_of[static_cast<std::size_t>(root)];
+  ReduceStage st(rank, comm, a);
+  if (st.s.leader) {
+    const int root_pos = root < 0 ? -1 : st.s.net.pos_of[static_cast<std::size_t>(root)];
     std::vector<unsigned char> storage;
-    const void* res = combine(s, red, a, members, root_pos, storage);
+    const void* res = combine(st.s, st.red, a, st.members, root_pos, storage);
     if (res) {
-      for (ReduceMember* m : members)
-        if (root < 0 || m->rank == root) red.deliver(res, m->recv);
+      for (ReduceMember* m : st.members)
+        if (root < 0 || m->rank == root) st.red.deliver(res, m->recv);
     }
   }
-  s.from_leader();
+  st.s.from_leader();
 }
 
 void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive) {
-  Stage s(rank, comm, a.call);
-  Reduction red(a.op, *a.type, a.handle, a.count);
-  std::vector<unsigned char> scratch;
-  ReduceMember me{red.input_view(a.send ? a.send : a.recv, scratch), a.recv, comm.rank()};
-  auto members = s.to_leader(&me);
-  if (s.leader) {
-    const std::size_t items = red.items(), vb = red.view_bytes();
-    std::vector<char> mine(members.size() * vb);
-    for (std::size_t k = 0; k < members.size(); ++k)
-      std::memcpy(mine.data() + k * vb, members[k]->input, vb);
-    auto blobs = s.allgather(mine);
-    auto input = [&](int r) {
-      const auto& blob = blobs[static_cast<std::size_t>(s.net.pos_of[static_cast<std::size_t>(r)])];
-      return red.view_at(blob.data() + static_cast<std::size_t>(s.net.slot_of[static_cast<std::size_t>(r)]) * vb);
-    };
+  ReduceStage st(rank, comm, a);
+  if (st.s.leader) {
+    const Reduction& red = st.red;
+    const std::size_t items = red.items();
+    Inputs in(st.s, red, st.members, -1);
     std::vector<unsigned char> storage;
     void* acc = red.buffer(storage, items);
-    for (ReduceMember* m : members) {
+    for (ReduceMember* m : st.members) {
       const int last = exclusive ? m->rank - 1 : m->rank;  // inputs 0..last
       if (last < 0) continue;  // exscan leaves rank 0's buffer alone
-      red.copy(input(last), acc, items);
-      for (int r = last - 1; r >= 0; --r) red.combine(input(r), acc, items);
+      red.copy(in.of(last), acc, items);
+      for (int r = last - 1; r >= 0; --r) red.combine(in.of(r), acc, items);
       red.deliver(acc, m->recv);
     }
   }
-  s.from_leader();
+  st.s.from_leader();
 }
 
 void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recvcounts) {
-  Stage s(rank, comm, a.call);
-  Reduction red(a.op, *a.type, a.handle, a.count);
-  std::vector<unsigned char> scratch;
-  ReduceMember me{red.input_view(a.send ? a.send : a.recv, scratch), a.recv, comm.rank()};
-  auto members = s.to_leader(&me);
-  if (s.leader) {
+  ReduceStage st(rank, comm, a);
+  if (st.s.leader) {
+    const Reduction& red = st.red;
     std::vector<unsigned char> storage;
-    const void* res = combine(s, red, a, members, -1, storage);
+    const void* res = combine(st.s, red, a, st.members, -1, storage);
     // Items per element: a dense view may hold several per element.
     const std::size_t per = a.count ? red.items() / a.count : 0;
     std::vector<std::size_t> first(static_cast<std::size_t>(comm.size()) + 1, 0);
     for (int r = 0; r < comm.size(); ++r)
       first[static_cast<std::size_t>(r) + 1] =
           first[static_cast<std::size_t>(r)] + static_cast<std::size_t>(recvcounts[r]) * per;
-    for (ReduceMember* m : members) {
+    for (ReduceMember* m : st.members) {
       const std::size_t mine = static_cast<std::size_t>(recvcounts[m->rank]);
       if (mine == 0) continue;
       Reduction part(a.op, *a.type, a.handle, mine);
       part.deliver(red.at(res, first[static_cast<std::size_t>(m->rank)]), m->recv);
     }
   }
-  s.from_leader();
+  st.s.from_leader();
 }
 
 // ---- data movement ----
