@@ -144,7 +144,8 @@ void Rank::wait_until(Done&& done, const WaitSite& site) {
       continue;
     }
     if (round < policy_.spin_rounds) {
-      cpu_relax();
+      // Polling MPI takes long enough by itself: no pause on top of it.
+      if (!remote) cpu_relax();
     } else if (round < policy_.spin_rounds + policy_.yield_rounds) {
       sched_yield();
     } else {

@@ -502,7 +502,9 @@ void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int sourc
   r.type.type = type.type;  // the caller's TypeRef outlives this call
   // Receives posted earlier get the first chance at every message.
   if (!posted_.empty()) progress(false);
-  if (!posted_.empty() || (!match(&r) && !spin_for_next(&r))) {
+  if (posted_.empty() && direct_remote(&r) && !match(&r)) {
+    remote_recv(&r, site);
+  } else if (!posted_.empty() || (!match(&r) && !spin_for_next(&r))) {
     posted_.push_back(&r);
     PostedGuard guard{posted_, &r};
     WaitSite where = site;
@@ -510,6 +512,10 @@ void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int sourc
     self_.wait_until([&] { return r.complete; }, where);
   }
   if (status) *status = r.status;
+  if (r.error == PURE_ERR_TRUNCATE && r.message_bytes == 0)  // from MPI, whole size unknown
+    fail(PURE_ERR_TRUNCATE,
+         "a message from rank %d (tag %d) is longer than the receive buffer of %zu bytes",
+         r.status.MPI_SOURCE, r.status.MPI_TAG, r.count * type.type->size());
   if (r.error == PURE_ERR_TRUNCATE)
     fail(PURE_ERR_TRUNCATE,
          "message of %zu bytes from rank %d (tag %d) does not fit the receive buffer of %zu bytes",

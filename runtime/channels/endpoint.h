@@ -130,6 +130,11 @@ class Endpoint {
   Request* remote_isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
                         const Comm& comm, int tag, SendMode mode);
   bool remote_test(Request* r);
+  // A blocking receive with nothing else posted, from one rank of another
+  // process, with one tag, into a contiguous buffer: MPI can match it
+  // itself (remote_recv posts it as an MPI_Irecv), which it does on arrival.
+  bool direct_remote(const Request* r) const;
+  void remote_recv(Request* r, const WaitSite& site);
   // Whether a receive (or probe) on `comm` may be matched from another process.
   bool may_match_remote(const Request* r, const Comm* comm = nullptr) const;
   // Pulls every message MPI holds for this rank on `comm`.

@@ -91,10 +91,63 @@ bool Endpoint::remote_test(Request* r) {
 void Endpoint::remote_send(const void* buf, std::size_t count, const TypeRef& type, int dest,
                            const Comm& comm, int tag, SendMode mode, const WaitSite& site) {
   Request* r = remote_isend(buf, count, type, dest, comm, tag, mode);
-  WaitSite where = site;
-  where.remote = true;
-  self_.wait_until([&] { return remote_test(r); }, where);
+  // A small message usually leaves at once: test before the wait loop.
+  if (!remote_test(r)) {
+    WaitSite where = site;
+    where.remote = true;
+    self_.wait_until([&] { return remote_test(r); }, where);
+  }
   self_.free_request(r);
+}
+
+bool Endpoint::direct_remote(const Request* r) const {
+  return remote_ && r->peer >= 0 && r->tag != PURE_ANY_TAG && r->comm && r->comm->net() &&
+         process_.local_index(r->peer) < 0 && r->type.type->contiguous() &&
+         r->count * r->type.type->size() <= static_cast<std::size_t>(INT_MAX);
+}
+
+// Why this keeps MPI's order: the caller found no matching message in the
+// unexpected list (older ones pulled from MPI), nothing else is posted, and
+// once this receive is in MPI, MPI hands it the sender's messages with this
+// tag in order; matched probes of later receives never see them.
+void Endpoint::remote_recv(Request* r, const WaitSite& site) {
+  const Comm& comm = *r->comm;
+  const CommNet& net = *comm.net();
+  const int from = comm.rank_of(r->peer);
+  const Datatype& t = *r->type.type;
+  const std::size_t capacity = r->count * t.size();
+  MPI_Comm channel = net.p2p[static_cast<std::size_t>(net.slot_of[static_cast<std::size_t>(comm.rank())])];
+  const int mpi_tag =
+      (net.slot_of[static_cast<std::size_t>(from)] << process_.cluster()->slot_shift()) | r->tag;
+  MPI_Request req;
+  mpi_check(MPI_Irecv(static_cast<char*>(r->buf) + t.true_lb(), static_cast<int>(capacity),
+                      MPI_BYTE, net.pos_of[static_cast<std::size_t>(from)], mpi_tag, channel, &req),
+            "MPI_Irecv");
+  MPI_Status st;
+  int done = 0, rc = MPI_SUCCESS;
+  auto test = [&] {
+    rc = MPI_Test(&req, &done, &st);
+    return done != 0 || rc != MPI_SUCCESS;
+  };
+  if (!test()) {
+    WaitSite where = site;
+    where.remote = true;
+    self_.wait_until(test, where);
+  }
+  int error_class = rc;
+  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
+  if (error_class == MPI_ERR_TRUNCATE) {
+    // Only MPI knows the message's size, and it does not say: report the
+    // buffer full, and the error without the size (Endpoint::recv).
+    complete_recv(r, r->peer, r->tag, capacity, capacity);
+    r->error = r->status.MPI_ERROR = PURE_ERR_TRUNCATE;
+    r->message_bytes = 0;
+    return;
+  }
+  mpi_check(rc, "MPI_Test");
+  int count = 0;
+  mpi_check(MPI_Get_count(&st, MPI_BYTE, &count), "MPI_Get_count");
+  complete_recv(r, r->peer, r->tag, static_cast<std::size_t>(count), capacity);
 }
 
 bool Endpoint::may_match_remote(const Request* r, const Comm* comm) const {

@@ -198,6 +198,15 @@ void p2p_probe_truncate() {
   CHECK(rc == PURE_ERR_TRUNCATE, "truncation: got %d", rc);
   check_message(small.data(), from, g_rank, 9, 100, "truncation");
   CHECK(small[100] == 0xAB, "truncation wrote past the buffer");
+  // The same without a probe first: a lone receive from another process
+  // goes to MPI itself (Endpoint::remote_recv).
+  OK(pure_send(m.data(), 777, PURE_BYTE, to, 58, PURE_COMM_WORLD));
+  std::fill(small.begin(), small.end(), 0xAB);
+  const int rc2 = pure_recv(small.data(), 100, PURE_BYTE, from, 58, PURE_COMM_WORLD, &st);
+  CHECK(rc2 == PURE_ERR_TRUNCATE, "truncation without a probe: got %d", rc2);
+  // What a truncated receive leaves in the buffer is MPI's to decide (Open
+  // MPI: the first bytes, MPICH: nothing); never anything past it.
+  CHECK(small[100] == 0xAB, "truncation without a probe wrote past the buffer");
   pure_comm_set_errhandler(PURE_COMM_WORLD, PURE_ERRORS_ARE_FATAL);
 
   // Synchronous sends, and a strided datatype on both sides.
