@@ -26,6 +26,7 @@ const char* const kKnownSettings[] = {
     "PURE_CHUNK_POLICY", "PURE_STEAL_POLICY", "PURE_MAX_TASK_CHUNKS",
     "PURE_HELPERS",      "PURE_STATS",        "PURE_PROCS",
     "PURE_RANK_MAP",
+    "PURE_MPIRUN",  // purerun's, not the runtime's: the mpirun it starts processes with
 };
 
 bool parse_long(const std::string& text, long long* out) {
