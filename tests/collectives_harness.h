@@ -50,4 +50,29 @@ inline JobResult run_ranks_capturing(int n, const Body& body) {
   return {code, testing::internal::GetCapturedStderr()};
 }
 
+// A non-commutative user op: composition of affine maps x -> a*x + b
+// (mod 1000003), as pairs of long long. in op inout = in o inout.
+struct Affine {
+  long long a, b;
+};
+inline constexpr long long kMod = 1000003;
+inline void compose(void* in, void* inout, int* len, PURE_Datatype*) {
+  auto* f = static_cast<Affine*>(in);
+  auto* g = static_cast<Affine*>(inout);
+  for (int k = 0; k < *len; ++k) {
+    // (f o g)(x) = f.a * (g.a x + g.b) + f.b
+    g[k] = {f[k].a * g[k].a % kMod, (f[k].a * g[k].b + f[k].b) % kMod};
+  }
+}
+inline Affine affine_of(int r, int i) { return {(r * 7 + i) % 13 + 1, (r * 5 + i * 3) % 17}; }
+inline Affine fold_affine(int lo, int hi, int i) {
+  Affine acc = affine_of(hi, i);
+  for (int r = hi - 1; r >= lo; --r) {
+    Affine f = affine_of(r, i);
+    int one = 1;
+    compose(&f, &acc, &one, nullptr);
+  }
+  return acc;
+}
+
 }  // namespace coll_test
