@@ -42,6 +42,63 @@ void jitter(unsigned& state) {
   }
 }
 
+// One small collective on `comm` (rank me of n), checking its data: 0 bcast,
+// 1 reduce, 2 allreduce, otherwise barrier. `id` tells communicators apart,
+// `k` calls; the root moves with both.
+void small_collective(int which, PURE_Comm comm, int me, int n, int id, int k) {
+  const int root = (k * 3 + id) % n;
+  switch (which) {
+    case 0: {
+      long long v[4] = {-1, -1, -1, -1};
+      if (me == root)
+        for (int i = 0; i < 4; ++i) v[i] = id * 1000000 + k * 10 + i;
+      EXPECT_PURE_OK(pure_bcast(v, 4, PURE_LONG_LONG, root, comm));
+      for (int i = 0; i < 4; ++i) ASSERT_EQ(v[i], id * 1000000 + k * 10 + i) << id << " " << k;
+      break;
+    }
+    case 1: {
+      int x = id * 1000 + k + me, s = -1;
+      EXPECT_PURE_OK(pure_reduce(&x, &s, 1, PURE_INT, PURE_SUM, root, comm));
+      if (me == root) {
+        ASSERT_EQ(s, n * (id * 1000 + k) + n * (n - 1) / 2) << id << " " << k;
+      }
+      break;
+    }
+    case 2: {
+      int x = id + k * me, mx = -1;
+      EXPECT_PURE_OK(pure_allreduce(&x, &mx, 1, PURE_INT, PURE_MAX, comm));
+      ASSERT_EQ(mx, id + k * (n - 1)) << id << " " << k;
+      break;
+    }
+    default:
+      EXPECT_PURE_OK(pure_barrier(comm));
+  }
+}
+
+// Runs step(comm, me, n, id, k) for k < rounds on a duplicate of the world
+// (id 1), on halves of it (id 2 or 3, every third round twice) and on the
+// world (id 4), interleaved, with random delays: several communicators' rings
+// in use at once.
+template <class Step>
+void on_three_communicators(int rank, int size, unsigned seed, int rounds, const Step& step) {
+  PURE_Comm dup, half;
+  EXPECT_PURE_OK(pure_comm_dup(PURE_COMM_WORLD, &dup));
+  EXPECT_PURE_OK(pure_comm_split(PURE_COMM_WORLD, rank % 2, -rank, &half));
+  int hrank = -1, hsize = -1;
+  pure_comm_rank(half, &hrank);
+  pure_comm_size(half, &hsize);
+  unsigned state = seed + static_cast<unsigned>(rank);
+  for (int k = 0; k < rounds; ++k) {
+    step(dup, rank, size, 1, k);
+    step(half, hrank, hsize, 2 + rank % 2, k);
+    if (k % 3 == 0) step(half, hrank, hsize, 2 + rank % 2, k + 1);
+    step(PURE_COMM_WORLD, rank, size, 4, k);
+    jitter(state);
+  }
+  EXPECT_PURE_OK(pure_comm_free(&half));
+  EXPECT_PURE_OK(pure_comm_free(&dup));
+}
+
 TEST_P(Collectives, BackToBackSmallBcastsWithChangingRoots) {
   EXPECT_EQ(0, run_ranks(GetParam(), [](int rank, int size) {
     unsigned state = 7u + static_cast<unsigned>(rank);
@@ -123,52 +180,9 @@ TEST_P(Collectives, BackToBackSmallReducesInRankOrder) {
 // the rings of different communicators, kinds and calls stay apart.
 TEST_P(Collectives, SmallRootedCollectivesInterleavedOnTwoCommunicators) {
   EXPECT_EQ(0, run_ranks(GetParam(), [](int rank, int size) {
-    PURE_Comm dup, half;
-    EXPECT_PURE_OK(pure_comm_dup(PURE_COMM_WORLD, &dup));
-    EXPECT_PURE_OK(pure_comm_split(PURE_COMM_WORLD, rank % 2, -rank, &half));
-    int hrank = -1, hsize = -1;
-    pure_comm_rank(half, &hrank);
-    pure_comm_size(half, &hsize);
-    unsigned state = 3u + static_cast<unsigned>(rank);
-    // One step on `comm` (rank me of n); `id` tells the communicators' data apart.
-    auto step = [&](PURE_Comm comm, int me, int n, int id, int k) {
-      const int root = (k * 3 + id) % n;
-      switch ((k + id) % 4) {
-        case 0: {
-          long long v[4] = {-1, -1, -1, -1};
-          if (me == root)
-            for (int i = 0; i < 4; ++i) v[i] = id * 1000000 + k * 10 + i;
-          EXPECT_PURE_OK(pure_bcast(v, 4, PURE_LONG_LONG, root, comm));
-          for (int i = 0; i < 4; ++i) ASSERT_EQ(v[i], id * 1000000 + k * 10 + i) << id << " " << k;
-          break;
-        }
-        case 1: {
-          int x = id * 1000 + k + me, s = -1;
-          EXPECT_PURE_OK(pure_reduce(&x, &s, 1, PURE_INT, PURE_SUM, root, comm));
-          if (me == root) {
-            ASSERT_EQ(s, n * (id * 1000 + k) + n * (n - 1) / 2) << id << " " << k;
-          }
-          break;
-        }
-        case 2: {
-          int x = id + k * me, mx = -1;
-          EXPECT_PURE_OK(pure_allreduce(&x, &mx, 1, PURE_INT, PURE_MAX, comm));
-          ASSERT_EQ(mx, id + k * (n - 1)) << id << " " << k;
-          break;
-        }
-        default:
-          EXPECT_PURE_OK(pure_barrier(comm));
-      }
-    };
-    for (int k = 0; k < 600; ++k) {
-      step(dup, rank, size, 1, k);
-      step(half, hrank, hsize, 2 + rank % 2, k);
-      if (k % 3 == 0) step(half, hrank, hsize, 2 + rank % 2, k + 1);
-      step(PURE_COMM_WORLD, rank, size, 4, k);
-      jitter(state);
-    }
-    EXPECT_PURE_OK(pure_comm_free(&half));
-    EXPECT_PURE_OK(pure_comm_free(&dup));
+    on_three_communicators(rank, size, 3u, 600, [](PURE_Comm comm, int me, int n, int id, int k) {
+      small_collective((k + id) % 4, comm, me, n, id, k);
+    });
   }));
 }
 
@@ -277,15 +291,7 @@ TEST_P(Collectives, BackToBackSmallAlltoallvUnevenCounts) {
 // world and on halves of it, at once.
 TEST_P(Collectives, AlltoallInterleavedOnTwoCommunicators) {
   EXPECT_EQ(0, run_ranks(GetParam(), [](int rank, int size) {
-    PURE_Comm dup, half;
-    EXPECT_PURE_OK(pure_comm_dup(PURE_COMM_WORLD, &dup));
-    EXPECT_PURE_OK(pure_comm_split(PURE_COMM_WORLD, rank % 2, -rank, &half));
-    int hrank = -1, hsize = -1;
-    pure_comm_rank(half, &hrank);
-    pure_comm_size(half, &hsize);
-    unsigned state = 13u + static_cast<unsigned>(rank);
-    auto step = [&](PURE_Comm comm, int me, int n, int id, int k) {
-      const int root = (k * 3 + id) % n;
+    auto step = [](PURE_Comm comm, int me, int n, int id, int k) {
       const std::size_t un = static_cast<std::size_t>(n);
       switch ((k + id) % 7) {
         case 0:
@@ -322,41 +328,20 @@ TEST_P(Collectives, AlltoallInterleavedOnTwoCommunicators) {
               ASSERT_EQ(r[static_cast<std::size_t>(rd[static_cast<std::size_t>(j)] + i)], id + a2a_value(k, j, me, i)) << id << " " << k;
           break;
         }
-        case 2: {
-          long long v[4] = {-1, -1, -1, -1};
-          if (me == root)
-            for (int i = 0; i < 4; ++i) v[i] = id * 1000000 + k * 10 + i;
-          EXPECT_PURE_OK(pure_bcast(v, 4, PURE_LONG_LONG, root, comm));
-          for (int i = 0; i < 4; ++i) ASSERT_EQ(v[i], id * 1000000 + k * 10 + i) << id << " " << k;
+        case 2:
+          small_collective(0, comm, me, n, id, k);
           break;
-        }
-        case 4: {
-          int x = id * 1000 + k + me, s = -1;
-          EXPECT_PURE_OK(pure_reduce(&x, &s, 1, PURE_INT, PURE_SUM, root, comm));
-          if (me == root) {
-            ASSERT_EQ(s, n * (id * 1000 + k) + n * (n - 1) / 2) << id << " " << k;
-          }
+        case 4:
+          small_collective(1, comm, me, n, id, k);
           break;
-        }
-        case 5: {
-          int x = id + k * me, mx = -1;
-          EXPECT_PURE_OK(pure_allreduce(&x, &mx, 1, PURE_INT, PURE_MAX, comm));
-          ASSERT_EQ(mx, id + k * (n - 1)) << id << " " << k;
+        case 5:
+          small_collective(2, comm, me, n, id, k);
           break;
-        }
         default:
           EXPECT_PURE_OK(pure_barrier(comm));
       }
     };
-    for (int k = 0; k < 700; ++k) {
-      step(dup, rank, size, 1, k);
-      step(half, hrank, hsize, 2 + rank % 2, k);
-      if (k % 3 == 0) step(half, hrank, hsize, 2 + rank % 2, k + 1);
-      step(PURE_COMM_WORLD, rank, size, 4, k);
-      jitter(state);
-    }
-    EXPECT_PURE_OK(pure_comm_free(&half));
-    EXPECT_PURE_OK(pure_comm_free(&dup));
+    on_three_communicators(rank, size, 13u, 700, step);
   }));
 }
 
