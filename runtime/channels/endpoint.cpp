@@ -502,8 +502,9 @@ void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int sourc
   r.type.type = type.type;  // the caller's TypeRef outlives this call
   // Receives posted earlier get the first chance at every message.
   if (!posted_.empty()) progress(false);
-  if (posted_.empty() && direct_remote(&r) && !match(&r)) {
-    remote_recv(&r, site);
+  if (posted_.empty() && direct_remote(&r)) {
+    // The unexpected list may hold an older message; else MPI matches it.
+    if (!match(&r)) remote_recv(&r, site);
   } else if (!posted_.empty() || (!match(&r) && !spin_for_next(&r))) {
     posted_.push_back(&r);
     PostedGuard guard{posted_, &r};
