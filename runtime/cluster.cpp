@@ -1,5 +1,8 @@
 #include "cluster.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -131,6 +134,16 @@ Cluster& Cluster::start(const Config& config) {
 void Cluster::abort(int code) {
   std::fflush(stdout);
   std::fflush(stderr);
+  // The launcher reads our output through pipes and may tear everything
+  // down as soon as MPI_Abort reaches it (MPICH's Hydra did, losing the
+  // message that says why). Wait, boundedly, until it has read what we wrote.
+  for (int fd : {1, 2}) {
+    for (int i = 0; i < 500; ++i) {
+      int unread = 0;
+      if (ioctl(fd, FIONREAD, &unread) != 0 || unread == 0) break;  // not a pipe, or drained
+      usleep(1000);
+    }
+  }
   MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);  // MPI_Abort does not return; if it did, end this process anyway
 }
