@@ -1,4 +1,7 @@
+#include <cstdio>
+
 #include "cluster.h"
+#include "error.h"
 #include "process.h"
 #include "pure/run.hpp"
 #include "rank_exit.h"
@@ -14,9 +17,15 @@ int run(const Config& config, const RankMain& entry, int argc, char** argv) {
     // MPI_Finalize.
     Cluster& cluster = Cluster::start(config);
     int code = 0;
-    {
+    try {
       Process process(config, cluster.map(), cluster.me(), &cluster);
       code = process.run(with_rank_exit(entry), argc, argv);
+    } catch (const Error& e) {
+      // An MPI call failed while the process set up its communicators: the
+      // other processes wait for this one, so the whole job ends.
+      std::fprintf(stderr, "pure: process %d: starting the ranks failed: %s\n", cluster.me(),
+                   e.what());
+      cluster.abort(e.code());
     }
     cluster.finalize();
     return code;
