@@ -105,9 +105,13 @@ int finish(Rank& rank, PURE_Request* handle, PURE_Status* status, std::string* w
     if (status) *status = q->status;
     err = q->error;
     if (err == PURE_ERR_TRUNCATE && why) {
-      *why = "message of " + std::to_string(q->message_bytes) + " bytes from rank " +
-             std::to_string(q->status.MPI_SOURCE) + " (tag " + std::to_string(q->status.MPI_TAG) +
-             ") does not fit the receive buffer of " +
+      // A receive MPI matched itself (another process) does not learn the
+      // whole size: message_bytes is 0 then.
+      const std::string what =
+          q->message_bytes ? "message of " + std::to_string(q->message_bytes) + " bytes"
+                           : std::string("message");
+      *why = what + " from rank " + std::to_string(q->status.MPI_SOURCE) + " (tag " +
+             std::to_string(q->status.MPI_TAG) + ") does not fit the receive buffer of " +
              std::to_string(q->count * q->type.type->size()) + " bytes";
     }
   } else {

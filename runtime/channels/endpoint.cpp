@@ -435,6 +435,7 @@ void Endpoint::progress(bool stuck) {
   if (!detached_.empty()) {
     for (size_t i = 0; i < detached_.size();) {
       if (test(detached_[i])) {
+        if (detached_[i]->kind == Request::Kind::recv) --detached_receives_;
         self_.free_request(detached_[i]);
         detached_[i] = detached_.back();
         detached_.pop_back();
@@ -502,7 +503,7 @@ void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int sourc
   r.type.type = type.type;  // the caller's TypeRef outlives this call
   // Receives posted earlier get the first chance at every message.
   if (!posted_.empty()) progress(false);
-  if (posted_.empty() && direct_remote(&r)) {
+  if (direct_remote(&r)) {
     // The unexpected list may hold an older message; else MPI matches it.
     if (!match(&r)) remote_recv(&r, site);
   } else if (!posted_.empty() || (!match(&r) && !spin_for_next(&r))) {
@@ -534,6 +535,10 @@ Request* Endpoint::irecv(void* buf, std::size_t count, const TypeRef& type, int 
   r->buf = buf;
   r->count = count;
   r->type = type;
+  if (direct_remote(r)) {
+    if (!match(r)) post_direct(r);
+    return r;
+  }
   if (posted_.empty() && match(r)) return r;
   posted_.push_back(r);
   return r;
@@ -603,6 +608,7 @@ bool Endpoint::test(Request* r) {
 
 bool Endpoint::cancel(Request* r) {
   if (r->complete || r->kind != Request::Kind::recv) return false;
+  if (r->remote) return remote_cancel(r);
   auto it = std::find(posted_.begin(), posted_.end(), r);
   if (it == posted_.end()) return false;
   posted_.erase(it);
@@ -618,7 +624,12 @@ bool Endpoint::cancel(Request* r) {
 void Endpoint::detach(Request* r) {
   r->user_freed = true;
   if (r->kind == Request::Kind::recv) {
-    if (r->complete) self_.free_request(r);
+    if (r->complete) {
+      self_.free_request(r);
+    } else if (r->remote) {
+      detached_.push_back(r);  // in MPI: progress tests it
+      ++detached_receives_;
+    }
     return;  // still posted: progress frees it when it matches
   }
   if (test(r))

@@ -80,8 +80,10 @@ class Endpoint {
   bool remote_in_flight() const;
 
   // What is still in flight, checked by finalize.
-  std::size_t pending_sends() const { return queued_total_ + detached_.size(); }
-  std::size_t pending_receives() const { return posted_.size(); }
+  std::size_t pending_sends() const {
+    return queued_total_ + detached_.size() - detached_receives_;
+  }
+  std::size_t pending_receives() const { return posted_.size() + direct_receives_; }
 
  private:
   struct Unexpected {
@@ -129,12 +131,16 @@ class Endpoint {
                    const Comm& comm, int tag, SendMode mode, const WaitSite& site);
   Request* remote_isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
                         const Comm& comm, int tag, SendMode mode);
+  // Completes a remote send or a direct receive whose MPI request is done.
   bool remote_test(Request* r);
-  // A blocking receive with nothing else posted, from one rank of another
-  // process, with one tag, into a contiguous buffer: MPI can match it
-  // itself (remote_recv posts it as an MPI_Irecv), which it does on arrival.
+  // A receive from one rank of another process, with one tag, into a
+  // contiguous buffer, that no receive posted earlier in posted_ may match:
+  // MPI can match it itself, on arrival, and then never shows its message
+  // to a matched probe (direct receives: see endpoint_remote.cpp).
   bool direct_remote(const Request* r) const;
+  void post_direct(Request* r);     // MPI_Irecv for a direct receive
   void remote_recv(Request* r, const WaitSite& site);
+  bool remote_cancel(Request* r);
   // Whether a receive (or probe) on `comm` may be matched from another process.
   bool may_match_remote(const Request* r, const Comm* comm = nullptr) const;
   // Pulls every message MPI holds for this rank on `comm`.
@@ -148,7 +154,9 @@ class Endpoint {
   const int me_;                         // local index
   const std::vector<int>& world_of_;     // local index -> world rank
   const bool remote_;                    // peers in other processes exist
-  std::size_t remote_sends_ = 0;         // remote sends whose MPI request is pending
+  std::size_t remote_pending_ = 0;       // remote sends and direct receives in MPI
+  std::size_t direct_receives_ = 0;      // direct receives in MPI (counted in remote_pending_)
+  std::size_t detached_receives_ = 0;    // of which freed by the user, in detached_
   const std::size_t eager_limit_;
   std::vector<EagerQueue*> out_;               // cached pointers to my outgoing queues
   std::vector<std::deque<Request*>> queued_;   // per destination, FIFO of queued sends

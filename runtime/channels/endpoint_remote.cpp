@@ -14,6 +14,13 @@
 // message fits: one copy), or else to the unexpected list. Pulling runs
 // after local matching, so the unexpected list never holds a message that
 // a posted receive matches, and a remote sender's messages keep their order.
+//
+// Direct receives skip all that: a receive naming one rank of another
+// process and one tag, into a contiguous buffer, that no receive in posted_
+// may match, is posted to MPI as an MPI_Irecv and matched by MPI on
+// arrival (direct_remote below says why the order still holds). That is
+// the common case -- halo exchanges, windows of irecvs from one neighbour
+// -- and costs one MPI call per message instead of a probe and a receive.
 #include <mpi.h>
 
 #include <climits>
@@ -74,17 +81,51 @@ Request* Endpoint::remote_isend(const void* buf, std::size_t count, const TypeRe
     mpi_check(MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE, where, mpi_tag, channel,
                         mpi_request(r)),
               "MPI_Isend");
-  ++remote_sends_;
+  ++remote_pending_;
   return r;
 }
 
 bool Endpoint::remote_test(Request* r) {
   int done = 0;
-  mpi_check(MPI_Test(mpi_request(r), &done, MPI_STATUS_IGNORE), "MPI_Test");
-  if (!done) return false;
-  r->complete = true;
-  r->packed.reset();
-  --remote_sends_;
+  if (r->kind == Request::Kind::send) {
+    mpi_check(MPI_Test(mpi_request(r), &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (!done) return false;
+    r->complete = true;
+    r->packed.reset();
+    --remote_pending_;
+    return true;
+  }
+  MPI_Status st;
+  const int rc = MPI_Test(mpi_request(r), &done, &st);
+  if (!done && rc == MPI_SUCCESS) return false;
+  --remote_pending_;
+  --direct_receives_;
+  const std::size_t capacity = r->count * r->type.type->size();
+  int error_class = rc;
+  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
+  if (error_class == MPI_ERR_TRUNCATE) {
+    // Only MPI knows the message's size, and it does not say: report the
+    // buffer full, and the error without the size (message_bytes 0).
+    complete_recv(r, r->peer, r->tag, capacity, capacity);
+    r->error = r->status.MPI_ERROR = PURE_ERR_TRUNCATE;
+    r->message_bytes = 0;
+    return true;
+  }
+  mpi_check(rc, "MPI_Test");
+  int cancelled = 0;
+  mpi_check(MPI_Test_cancelled(&st, &cancelled), "MPI_Test_cancelled");
+  if (cancelled) {
+    r->complete = true;
+    r->status.pure_cancelled = 1;
+    r->status.pure_count = 0;
+    r->status.MPI_SOURCE = PURE_ANY_SOURCE;
+    r->status.MPI_TAG = PURE_ANY_TAG;
+    r->status.MPI_ERROR = PURE_SUCCESS;
+    return true;
+  }
+  int count = 0;
+  mpi_check(MPI_Get_count(&st, MPI_BYTE, &count), "MPI_Get_count");
+  complete_recv(r, r->peer, r->tag, static_cast<std::size_t>(count), capacity);
   return true;
 }
 
@@ -100,54 +141,56 @@ void Endpoint::remote_send(const void* buf, std::size_t count, const TypeRef& ty
   self_.free_request(r);
 }
 
+// Direct receives. Why MPI's own matching keeps Pure's order here: no
+// receive in posted_ that was posted earlier may match this one's
+// messages, and the caller first looked in the unexpected list, which
+// holds every message already pulled out of MPI (older than those still
+// there). Once the MPI_Irecv is posted, MPI hands it the sender's messages
+// with this tag in order, against every MPI_Irecv of this rank in posting
+// order; a matched probe for a later receive never sees them.
 bool Endpoint::direct_remote(const Request* r) const {
-  return remote_ && r->peer >= 0 && r->tag != PURE_ANY_TAG && r->comm && r->comm->net() &&
-         process_.local_index(r->peer) < 0 && r->type.type->contiguous() &&
-         r->count * r->type.type->size() <= static_cast<std::size_t>(INT_MAX);
+  if (!remote_ || r->peer < 0 || r->tag == PURE_ANY_TAG || !r->comm || !r->comm->net() ||
+      process_.local_index(r->peer) >= 0 || !r->type.type->contiguous() ||
+      r->count * r->type.type->size() > static_cast<std::size_t>(INT_MAX))
+    return false;
+  for (const Request* p : posted_)
+    if (p->context == r->context && (p->peer < 0 || p->peer == r->peer) &&
+        (p->tag == PURE_ANY_TAG || p->tag == r->tag))
+      return false;
+  return true;
 }
 
-// Why this keeps MPI's order: the caller found no matching message in the
-// unexpected list (older ones pulled from MPI), nothing else is posted, and
-// once this receive is in MPI, MPI hands it the sender's messages with this
-// tag in order; matched probes of later receives never see them.
-void Endpoint::remote_recv(Request* r, const WaitSite& site) {
+void Endpoint::post_direct(Request* r) {
   const Comm& comm = *r->comm;
   const CommNet& net = *comm.net();
   const int from = comm.rank_of(r->peer);
   const Datatype& t = *r->type.type;
-  const std::size_t capacity = r->count * t.size();
   MPI_Comm channel = net.p2p[static_cast<std::size_t>(net.slot_of[static_cast<std::size_t>(comm.rank())])];
   const int mpi_tag =
       (net.slot_of[static_cast<std::size_t>(from)] << process_.cluster()->slot_shift()) | r->tag;
-  MPI_Request req;
-  mpi_check(MPI_Irecv(static_cast<char*>(r->buf) + t.true_lb(), static_cast<int>(capacity),
-                      MPI_BYTE, net.pos_of[static_cast<std::size_t>(from)], mpi_tag, channel, &req),
+  mpi_check(MPI_Irecv(static_cast<char*>(r->buf) + t.true_lb(),
+                      static_cast<int>(r->count * t.size()), MPI_BYTE,
+                      net.pos_of[static_cast<std::size_t>(from)], mpi_tag, channel, mpi_request(r)),
             "MPI_Irecv");
-  MPI_Status st;
-  int done = 0, rc = MPI_SUCCESS;
-  auto test = [&] {
-    rc = MPI_Test(&req, &done, &st);
-    return done != 0 || rc != MPI_SUCCESS;
-  };
-  if (!test()) {
+  r->remote = true;
+  ++remote_pending_;
+  ++direct_receives_;
+}
+
+void Endpoint::remote_recv(Request* r, const WaitSite& site) {
+  post_direct(r);
+  if (!remote_test(r)) {
     WaitSite where = site;
     where.remote = true;
-    self_.wait_until(test, where);
+    self_.wait_until([&] { return remote_test(r); }, where);
   }
-  int error_class = rc;
-  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
-  if (error_class == MPI_ERR_TRUNCATE) {
-    // Only MPI knows the message's size, and it does not say: report the
-    // buffer full, and the error without the size (Endpoint::recv).
-    complete_recv(r, r->peer, r->tag, capacity, capacity);
-    r->error = r->status.MPI_ERROR = PURE_ERR_TRUNCATE;
-    r->message_bytes = 0;
-    return;
-  }
-  mpi_check(rc, "MPI_Test");
-  int count = 0;
-  mpi_check(MPI_Get_count(&st, MPI_BYTE, &count), "MPI_Get_count");
-  complete_recv(r, r->peer, r->tag, static_cast<std::size_t>(count), capacity);
+}
+
+// MPI decides: the receive completes either cancelled or, if it matched
+// already, with its message; remote_test tells which.
+bool Endpoint::remote_cancel(Request* r) {
+  mpi_check(MPI_Cancel(mpi_request(r)), "MPI_Cancel");
+  return false;
 }
 
 bool Endpoint::may_match_remote(const Request* r, const Comm* comm) const {
@@ -159,7 +202,7 @@ bool Endpoint::may_match_remote(const Request* r, const Comm* comm) const {
 
 bool Endpoint::remote_in_flight() const {
   if (!remote_) return false;
-  if (remote_sends_ != 0) return true;
+  if (remote_pending_ != 0) return true;
   for (const Request* r : posted_)
     if (may_match_remote(r)) return true;
   return false;

@@ -241,6 +241,92 @@ void p2p_probe_truncate() {
   OK(pure_type_free(&every_other));
 }
 
+// Receives that MPI matches itself (a known rank of another process, one
+// tag, nothing earlier posted that may match: Endpoint::direct_remote) mixed
+// with receives Pure matches, posted in between; MPI's rule decides who
+// gets what: each message goes to the earliest posted receive it matches.
+// `before` sends the messages before the receives are posted (they wait in
+// MPI), else after.
+void p2p_direct_mixed(bool before) {
+  const int to = (g_rank + 1) % g_size, from = (g_rank + g_size - 1) % g_size;
+  const int kTags[4] = {71, 70, 70, 71};
+  std::vector<std::vector<unsigned char>> out;
+  auto send_all = [&] {
+    for (int k = 0; k < 4; ++k) {
+      out.push_back(message(g_rank, to, 40 + k, 48));
+      OK(pure_send(out.back().data(), 48, PURE_BYTE, to, kTags[k], PURE_COMM_WORLD));
+    }
+  };
+  if (before) {
+    send_all();
+    OK(pure_barrier(PURE_COMM_WORLD));
+  }
+  std::vector<std::vector<unsigned char>> in(4, std::vector<unsigned char>(48));
+  PURE_Request r[4];
+  OK(pure_irecv(in[0].data(), 48, PURE_BYTE, from, 70, PURE_COMM_WORLD, &r[0]));  // direct
+  OK(pure_irecv(in[1].data(), 48, PURE_BYTE, from, PURE_ANY_TAG, PURE_COMM_WORLD, &r[1]));
+  OK(pure_irecv(in[2].data(), 48, PURE_BYTE, PURE_ANY_SOURCE, 70, PURE_COMM_WORLD, &r[2]));
+  OK(pure_irecv(in[3].data(), 48, PURE_BYTE, from, 71, PURE_COMM_WORLD, &r[3]));
+  if (!before) send_all();
+  PURE_Status st[4];
+  OK(pure_waitall(4, r, st));
+  // receive i gets message want[i]: (from,70) the first 70, (from,ANY) the
+  // first 71, (ANY,70) the second 70, (from,71) the second 71.
+  const int want[4] = {1, 0, 2, 3};
+  for (int i = 0; i < 4; ++i) {
+    CHECK(st[i].MPI_SOURCE == from && st[i].MPI_TAG == kTags[want[i]],
+          "direct mixed (%s): receive %d got source %d tag %d", before ? "before" : "after", i,
+          st[i].MPI_SOURCE, st[i].MPI_TAG);
+    check_message(in[static_cast<std::size_t>(i)].data(), from, g_rank, 40 + want[i], 48,
+                  "direct mixed");
+  }
+  OK(pure_barrier(PURE_COMM_WORLD));
+}
+
+// Cancelling and freeing receives that may sit in MPI, and truncation on a
+// non-blocking one.
+void p2p_direct_cancel_free() {
+  const int to = (g_rank + 1) % g_size, from = (g_rank + g_size - 1) % g_size;
+  std::vector<unsigned char> in(64, 0);
+  // A cancelled receive takes nothing: the message goes to the next one.
+  PURE_Request r;
+  PURE_Status st;
+  OK(pure_irecv(in.data(), 64, PURE_BYTE, from, 80, PURE_COMM_WORLD, &r));
+  OK(pure_cancel(&r));
+  OK(pure_wait(&r, &st));
+  int cancelled = 0;
+  OK(pure_test_cancelled(&st, &cancelled));
+  CHECK(cancelled == 1, "cancel: the receive was not cancelled");
+  OK(pure_barrier(PURE_COMM_WORLD));
+  auto a = message(g_rank, to, 50, 64);
+  OK(pure_send(a.data(), 64, PURE_BYTE, to, 80, PURE_COMM_WORLD));
+  OK(pure_recv(in.data(), 64, PURE_BYTE, from, 80, PURE_COMM_WORLD, &st));
+  check_message(in.data(), from, g_rank, 50, 64, "after cancel");
+
+  // A freed active receive still takes its message (MPI allows freeing it).
+  std::vector<unsigned char> freed(64, 0);
+  OK(pure_irecv(freed.data(), 64, PURE_BYTE, from, 81, PURE_COMM_WORLD, &r));
+  OK(pure_request_free(&r));
+  CHECK(r == PURE_REQUEST_NULL, "request_free did not null the handle");
+  auto b = message(g_rank, to, 51, 64), c = message(g_rank, to, 52, 64);
+  OK(pure_send(b.data(), 64, PURE_BYTE, to, 81, PURE_COMM_WORLD));
+  OK(pure_send(c.data(), 64, PURE_BYTE, to, 81, PURE_COMM_WORLD));
+  OK(pure_recv(in.data(), 64, PURE_BYTE, from, 81, PURE_COMM_WORLD, &st));
+  check_message(in.data(), from, g_rank, 52, 64, "after a freed receive");
+
+  // Truncation through irecv and wait: an error, never an overrun.
+  pure_comm_set_errhandler(PURE_COMM_WORLD, PURE_ERRORS_RETURN);
+  std::vector<unsigned char> small(33, 0xAB);
+  OK(pure_irecv(small.data(), 32, PURE_BYTE, from, 82, PURE_COMM_WORLD, &r));
+  OK(pure_send(a.data(), 64, PURE_BYTE, to, 82, PURE_COMM_WORLD));
+  const int rc = pure_wait(&r, &st);
+  CHECK(rc == PURE_ERR_TRUNCATE && st.MPI_ERROR == PURE_ERR_TRUNCATE,
+        "irecv truncation: wait gave %d, status %d", rc, st.MPI_ERROR);
+  CHECK(small[32] == 0xAB, "irecv truncation wrote past the buffer");
+  pure_comm_set_errhandler(PURE_COMM_WORLD, PURE_ERRORS_ARE_FATAL);
+  OK(pure_barrier(PURE_COMM_WORLD));
+}
+
 // Each phase receives with wildcards: a barrier keeps the next phase's
 // messages out of it.
 void run_p2p() {
@@ -254,6 +340,9 @@ void run_p2p() {
   OK(pure_barrier(PURE_COMM_WORLD));
   p2p_probe_truncate();
   OK(pure_barrier(PURE_COMM_WORLD));
+  p2p_direct_mixed(false);
+  p2p_direct_mixed(true);
+  p2p_direct_cancel_free();
 }
 
 // ---------------------------------------------------------------- stress
