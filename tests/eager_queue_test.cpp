@@ -88,16 +88,50 @@ TEST(EagerQueue, ConsumedSlotsReturnInBatches) {
   push(q, 9);
   EXPECT_EQ(q.try_claim(), nullptr);
   EXPECT_FALSE(q.consume(5));  // out of order, held back
-  EXPECT_TRUE(q.release());    // explicit release, queue was full
-  EXPECT_EQ(q.head(), 2u);     // 2 is still unconsumed
-  // Slot of 5 is free, but the producer fills in order and position 10
-  // needs the slot of 2, which is unconsumed.
+  // Only the consumed prefix goes back, and 2 is still unconsumed: nothing
+  // is released (the producer fills in order, and position 10 needs the
+  // slot of 2), so there is nobody to wake.
+  EXPECT_FALSE(q.release());
+  EXPECT_EQ(q.head(), 2u);
   EXPECT_EQ(q.try_claim(), nullptr);
+  EXPECT_EQ(q.peek(5, &end), nullptr);  // consumed, not offered again
   q.consume(2);
   q.consume(3);  // batch of two: released; head passes 2 and 3, stops at 4
   EXPECT_EQ(q.head(), 4u);
   push(q, 10);
+  push(q, 11);
   EXPECT_EQ(value_at(q, 10), 10u);
+  EXPECT_EQ(q.try_claim(), nullptr);  // position 12 needs the slot of 4
+  EXPECT_TRUE(q.consume(4));           // releases 4 and the held-back 5
+  EXPECT_EQ(q.head(), 6u);
+  push(q, 12);
+  push(q, 13);
+  EXPECT_EQ(q.try_claim(), nullptr);
+}
+
+// A receiver scanning the ring consumes the oldest message and a batch goes
+// back: the positions it consumed earlier, out of order, are released with
+// it, and the rest of its scan must not see them again, though their slots
+// still hold what they held.
+TEST(EagerQueue, ReleasedUnderAScanAreGone) {
+  EagerQueue q(4, 64);  // releases every consumed slot (batch 4 / 4 = 1)
+  for (std::uint64_t i = 0; i < 4; ++i) push(q, i);
+  EXPECT_FALSE(q.consume(3));
+  EXPECT_FALSE(q.consume(2));
+  EXPECT_FALSE(q.consume(1));
+  EXPECT_EQ(q.head(), 0u);
+  EXPECT_TRUE(q.consume(0));  // the prefix 0..3 goes back; the ring was full
+  EXPECT_EQ(q.head(), 4u);
+  for (std::uint64_t pos = 1; pos < 4; ++pos) {
+    bool end = true;
+    EXPECT_EQ(q.peek(pos, &end), nullptr) << "position " << pos;
+    EXPECT_FALSE(end) << "position " << pos;
+  }
+  bool end = false;
+  EXPECT_EQ(q.peek(4, &end), nullptr);
+  EXPECT_TRUE(end);  // not published yet
+  push(q, 4);
+  EXPECT_EQ(value_at(q, 4), 4u);
 }
 
 TEST(EagerQueue, TwoThreadsOutOfOrderStress) {

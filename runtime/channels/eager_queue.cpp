@@ -23,35 +23,30 @@ EagerQueue::EagerQueue(std::size_t slots, std::size_t payload_capacity)
   memory_.reset(static_cast<char*>(p));
   release_batch_ = std::max<std::size_t>(1, slots_ / 4);
   taken_.reset(new unsigned char[slots_]());
+  // seq 0: position i of the first lap is published at seq i + 1.
   for (std::size_t i = 0; i < slots_; ++i) {
     auto* s = new (memory_.get() + i * stride_) SlotHeader;
-    s->seq.store(i, std::memory_order_relaxed);
+    s->seq.store(0, std::memory_order_relaxed);
   }
+  limit_ = slots_;
 }
 
 bool EagerQueue::release() {
   if (unreleased_ == 0) return false;
   const bool was_full = full();
-  // Every position in [head_, head_ + slots_) maps to a distinct slot, and
-  // every consumed-but-unreleased position lies in [head_, taken_end_),
-  // inside that window.
-  for (std::uint64_t pos = head_; pos < taken_end_; ++pos) {
-    unsigned char& t = taken_[pos & mask_];
-    if (!t) continue;
-    t = 0;
-    // Release pairs with the producer's acquire in try_claim: our reads of
-    // the slot happen-before it overwrites the slot.
-    slot(pos)->seq.store(pos + slots_, std::memory_order_release);
-  }
-  unreleased_ = 0;
-  // Advance past released positions. A released slot reads head_ + slots_
-  // (free) or head_ + slots_ + 1 (already refilled one lap ahead); only
-  // head_ (unpublished) and head_ + 1 (unconsumed) stop the head.
-  for (;;) {
-    std::uint64_t seq = slot(head_)->seq.load(std::memory_order_relaxed);
-    if (seq == head_ || seq == head_ + 1) break;
+  // Only the consumed prefix goes back: the producer fills in order, so it
+  // waits at the oldest unconsumed position whatever lies beyond it.
+  const std::uint64_t before = head_;
+  while (taken_[head_ & mask_]) {
+    taken_[head_ & mask_] = 0;
     ++head_;
   }
+  // What stays taken past an unconsumed message is released later.
+  unreleased_ -= static_cast<std::size_t>(head_ - before);
+  if (head_ == before) return false;
+  // Release pairs with the producer's acquire in try_claim: our reads of
+  // every slot below head_ happen-before it overwrites them.
+  released_.store(head_, std::memory_order_release);
   return was_full;
 }
 

@@ -2,18 +2,27 @@
 // from one rank thread to another inside a process (the paper's
 // PureBufferQueue).
 //
-// Each slot is cache-line aligned and carries its own sequence number, so the
-// two sides never share an index variable: the producer at position p waits
-// for seq == p (free), writes the message and publishes seq = p + 1 (release);
-// the consumer sees seq == p + 1 (acquire), reads, and frees the slot by
-// storing seq = p + capacity (release), which the producer's acquire pairs
-// with before it overwrites the slot. A small message (header plus up to
-// kInlineBytes of payload) lives in one cache line.
+// Each slot is cache-line aligned and carries its own sequence number: the
+// producer writes the message at position p and publishes seq = p + 1
+// (release); the consumer sees seq == p + 1 (acquire) and reads. Any other
+// value is an older lap: not published yet. A small message (header plus up
+// to kInlineBytes of payload) lives in one cache line.
+//
+// Room is a separate word: the consumer publishes `released` (release), the
+// position below which every slot is free again, and the producer keeps its
+// own copy of the limit it may fill up to, re-reading `released` only when
+// it reaches that limit. So sending a message writes one line and reads
+// none of the consumer's: the stores go through the store buffer and
+// several messages' cache-line transfers overlap. (The per-slot "free" mark
+// this replaces made every send read a line the consumer had written;
+// measured on 2 rank threads, best of 6 runs each: 8 B latency 0.096 ->
+// 0.092 us, 64 B windowed bandwidth 1.20 -> 1.26 GB/s.)
 //
 // Unlike a plain FIFO the consumer may consume any published slot, not only
 // the oldest: MPI tag matching takes messages out of order. The producer still
-// fills positions strictly in order, so it simply waits at the oldest
-// unconsumed slot; FIFO order of what is published is never broken.
+// fills positions strictly in order, so it waits at the oldest unconsumed
+// slot anyway: a release prefix loses nothing against freeing slots one by
+// one, and FIFO order of what is published is never broken.
 #pragma once
 
 #include <atomic>
@@ -53,8 +62,13 @@ class EagerQueue {
   // ---- producer side (one thread) ----
   // The free slot at the producer's position, or nullptr when the ring is full.
   SlotHeader* try_claim() {
-    SlotHeader* s = slot(tail_);
-    return s->seq.load(std::memory_order_acquire) == tail_ ? s : nullptr;
+    if (tail_ == limit_) {
+      // Acquire pairs with the consumer's release in release(): its reads of
+      // the slots below `released` happen-before we overwrite them.
+      limit_ = released_.load(std::memory_order_acquire) + slots_;
+      if (tail_ == limit_) return nullptr;
+    }
+    return slot(tail_);
   }
   // Publishes the slot returned by try_claim() after the header fields and
   // payload were written.
@@ -65,45 +79,49 @@ class EagerQueue {
 
   // ---- consumer side (one thread) ----
   // Consumed slots are handed back to the producer in batches, not one by
-  // one: freeing a slot writes its line, and on x86 that store would sit in
-  // the store buffer ahead of the reply we send next, putting an extra cache
-  // line transfer on every round trip. Until released, a consumed position is
+  // one: handing back writes the `released` line, and on x86 that store
+  // would sit in the store buffer ahead of the reply we send next, putting
+  // an extra cache-line transfer on the round trip whenever the producer
+  // has read the line since. Until released, a consumed position is
   // remembered in taken_ (local memory, indexed by slot).
 
   // Oldest position not yet released.
   std::uint64_t head() const { return head_; }
   // The published, unconsumed message at `pos`, or nullptr if `pos` is
-  // consumed; sets *end when `pos` has not been published yet.
+  // consumed (or released); sets *end when `pos` has not been published yet.
   SlotHeader* peek(std::uint64_t pos, bool* end) const {
+    // Released under a caller's scan (it consumed, and a batch went back):
+    // gone, though its slot may still read "published" for it.
+    if (pos < head_) {
+      *end = false;
+      return nullptr;
+    }
     SlotHeader* s = slot(pos);
-    std::uint64_t seq = s->seq.load(std::memory_order_acquire);
-    *end = seq == pos;
-    return seq == pos + 1 && !taken_[pos & mask_] ? s : nullptr;
+    const bool published = s->seq.load(std::memory_order_acquire) == pos + 1;
+    *end = !published;
+    return published && !taken_[pos & mask_] ? s : nullptr;
   }
   // Marks the message at `pos` read. Returns true when that released slots
   // of a queue that was full, so the caller should wake the producer.
   bool consume(std::uint64_t pos) {
     taken_[pos & mask_] = 1;
-    if (pos >= taken_end_) taken_end_ = pos + 1;
     if (++unreleased_ < release_batch_) return false;
     return release();
   }
-  // Hands every consumed slot back to the producer. Returns true when the
+  // Hands the consumed prefix back to the producer. Returns true when the
   // queue was full before (the producer may be waiting for room).
   bool release();
   // True while nothing has been published at `pos` (the first free
   // position): the one word a receiver waiting for the next message spins on.
   bool unpublished(std::uint64_t pos) const {
-    return slot(pos)->seq.load(std::memory_order_acquire) == pos;
+    return slot(pos)->seq.load(std::memory_order_acquire) != pos + 1;
   }
-  // True when the producer cannot publish: every slot holds a message that is
-  // unconsumed or consumed but not yet released.
-  // head_ is published and unreleased, so the producer can be at most at
-  // head_ + slots_ (the slot of head_, not free): it is there exactly when
-  // position head_ + slots_ - 1 was published, whether or not that message
-  // has since been consumed (or even released) out of order.
+  // True when the producer cannot publish: it has filled every position
+  // up to head_ + slots_ (head_ is the released prefix), i.e. the last of
+  // them is published, whether or not its message has since been consumed.
   bool full() const {
-    return slot(head_ + slots_ - 1)->seq.load(std::memory_order_acquire) != head_ + slots_ - 1;
+    const std::uint64_t last = head_ + slots_ - 1;
+    return slot(last)->seq.load(std::memory_order_acquire) == last + 1;
   }
 
   static void* payload(SlotHeader* s) { return reinterpret_cast<char*>(s) + sizeof(SlotHeader); }
@@ -123,9 +141,10 @@ class EagerQueue {
   const std::size_t stride_;
   std::unique_ptr<char, FreeAligned> memory_;
   alignas(kCacheLine) std::uint64_t tail_ = 0;  // producer's own position
-  alignas(kCacheLine) std::uint64_t head_ = 0;  // consumer's own position
-  std::size_t unreleased_ = 0;
-  std::uint64_t taken_end_ = 0;  // one past the last consumed position
+  std::uint64_t limit_ = 0;                      // producer's copy of released_ + slots_
+  alignas(kCacheLine) std::atomic<std::uint64_t> released_{0};  // written by the consumer
+  alignas(kCacheLine) std::uint64_t head_ = 0;  // consumer's own: oldest unreleased
+  std::size_t unreleased_ = 0;                   // consumed since the last release
   std::size_t release_batch_;
   std::unique_ptr<unsigned char[]> taken_;
 };
