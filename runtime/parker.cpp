@@ -1,11 +1,33 @@
 #include "parker.h"
 
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace pure {
+
+bool Parker::asymmetric_supported() {
+  static const bool supported = [] {
+    const long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return false;
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  }();
+  return supported;
+}
+
+void Parker::process_barrier() {
+  // Registered in asymmetric_supported(), so this cannot fail; if it did,
+  // notifiers that skipped their fence could lose a wake-up: stop loudly.
+  if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
+    std::perror("pure: membarrier");
+    std::abort();
+  }
+}
 
 void Parker::park(std::uint32_t token, long timeout_ns) {
   timespec ts{timeout_ns / 1000000000L, timeout_ns % 1000000000L};

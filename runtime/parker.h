@@ -8,6 +8,19 @@
 // notifier sees the waiter's bit and wakes it, or the waiter's re-check sees
 // the published data. Bit 0 of the state word means "a waiter is announced";
 // the rest is an epoch bumped by every wake.
+//
+// Asymmetric mode (set_asymmetric): every message and every collective
+// arrival notifies, but waiters park rarely when each rank has a core of its
+// own (after a long spin). Then the notifier's fence -- which stalls the
+// sender until its store's cache line arrives, every message -- is replaced
+// by a compiler barrier, and the waiter's fence by membarrier(2)
+// (MEMBARRIER_CMD_PRIVATE_EXPEDITED), which makes every running thread of
+// the process execute a full barrier. Either a notifier's barrier point
+// falls before its published store (then the store is visible to the
+// waiter's re-check) or after it (then its later load of the state sees the
+// announcement). Measured, 2 rank threads: 8 B windowed bandwidth 0.167 ->
+// 0.19 GB/s. With ranks sharing cores waiters park all the time, and the
+// symmetric fences stay.
 #pragma once
 
 #include <atomic>
@@ -21,10 +34,21 @@ class Parker {
   Parker(const Parker&) = delete;
   Parker& operator=(const Parker&) = delete;
 
+  // Chooses the asymmetric protocol (above) when `on` and the kernel offers
+  // it. Call before any thread waits on or notifies this Parker.
+  void set_asymmetric(bool on) { asymmetric_ = on && asymmetric_supported(); }
+  bool asymmetric() const { return asymmetric_; }
+  // Whether membarrier(2) with private expedited barriers is available
+  // (registers the process for it on the first call).
+  static bool asymmetric_supported();
+
   // Waiter side. Returns the token to pass to park().
   std::uint32_t prepare() {
     std::uint32_t token = state_.fetch_or(1, std::memory_order_seq_cst) | 1u;
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (asymmetric_)
+      process_barrier();
+    else
+      std::atomic_thread_fence(std::memory_order_seq_cst);
     return token;
   }
   // The condition became true after prepare(): withdraw the announcement.
@@ -34,14 +58,19 @@ class Parker {
 
   // Notifier side: cheap when nobody is parked (a fence and a load).
   void notify() {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (asymmetric_)
+      std::atomic_signal_fence(std::memory_order_seq_cst);  // the compiler's order only
+    else
+      std::atomic_thread_fence(std::memory_order_seq_cst);
     std::uint32_t s = state_.load(std::memory_order_relaxed);
     if (s & 1u) wake(s);
   }
 
  private:
   void wake(std::uint32_t seen);
+  static void process_barrier();
   alignas(64) std::atomic<std::uint32_t> state_{0};
+  bool asymmetric_ = false;  // fixed before use; shares the line notify() reads anyway
 };
 
 }  // namespace pure

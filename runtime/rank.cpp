@@ -31,6 +31,10 @@ void Rank::set_current_worker(sched::Worker* worker) { t_current.worker = worker
 
 Rank::Rank(Process& process, int index)
     : process_(process), index_(index), world_(process.world_rank(index)), policy_(process.backoff()) {
+  // A rank that spins long before it parks parks rarely: its notifiers can
+  // skip their fence, and its rare parks pay for a process-wide barrier
+  // (parker.h). Ranks sharing cores park all the time and keep the fences.
+  parker_.set_asymmetric(policy_.spin_rounds >= kAsymmetricSpinRounds);
   std::vector<int> world(static_cast<size_t>(process.world_size()));
   for (int i = 0; i < process.world_size(); ++i) world[static_cast<size_t>(i)] = i;
   auto world_comm = std::make_unique<Comm>(0, std::move(world), world_, "PURE_COMM_WORLD");

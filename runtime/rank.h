@@ -100,6 +100,7 @@ class Rank {
   bool steal();
   static constexpr std::uint32_t kDrainAfterRounds = 128;
   static constexpr long kRemotePollNs = 50'000;
+  static constexpr std::uint32_t kAsymmetricSpinRounds = 1u << 12;
 
   Process& process_;
   const int index_;
