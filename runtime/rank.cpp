@@ -76,6 +76,7 @@ const Datatype* Rank::type(PURE_Datatype handle) {
 
 TypeRef Rank::type_ref(PURE_Datatype handle) {
   TypeRef ref;
+  if ((handle & kHandleKindMask) != PURE_HANDLE_KIND_DATATYPE) return ref;
   int i = handle & kHandleIndexMask;
   if (i < kFirstDerivedType) {
     ref.type = type(handle);

@@ -47,11 +47,13 @@ const Datatype& any_type_arg(Call& c, PURE_Datatype handle) {
 }
 
 TypeRef type_arg(Call& c, PURE_Datatype handle) {
-  const Datatype& t = any_type_arg(c, handle);
-  if (!t.committed())
+  // One lookup: this is on every message's path.
+  TypeRef ref = handle == PURE_DATATYPE_NULL ? TypeRef{} : c.rank.type_ref(handle);
+  if (!ref.type) any_type_arg(c, handle);  // throws, naming what is wrong with the handle
+  if (!ref.type->committed())
     fail(PURE_ERR_TYPE, "datatype 0x%x is not committed (call pure_type_commit first)",
          static_cast<unsigned>(handle));
-  return c.rank.type_ref(handle);
+  return ref;
 }
 
 void count_arg(int count) {

@@ -375,10 +375,26 @@ void Endpoint::retire_posted(std::size_t i) {
 // receive take a message that arrived just after an earlier, equally
 // matching receive had looked at that sender's queue.
 void Endpoint::match_posted() {
+  // Retired receives become holes, squeezed out once at the end: erasing
+  // each from the vector's front would move all the others, per message.
+  std::size_t live = posted_.size();
+  std::size_t begin = 0;  // posted_[0, begin) are holes
+  auto earliest = [&](int sender, int context, int tag) {
+    std::size_t i = begin;
+    while (i < posted_.size() && (!posted_[i] || !matches(posted_[i], sender, context, tag))) ++i;
+    return i;
+  };
+  auto retire = [&](std::size_t i) {
+    Request* r = posted_[i];
+    posted_[i] = nullptr;
+    --live;
+    while (begin < posted_.size() && !posted_[begin]) ++begin;
+    if (r->user_freed) self_.free_request(r);
+  };
   // The unexpected list first: from each sender it holds older messages than
   // the sender's queue.
-  for (auto it = unexpected_.begin(); it != unexpected_.end() && !posted_.empty();) {
-    std::size_t i = first_posted(it->sender, it->context, it->tag);
+  for (auto it = unexpected_.begin(); it != unexpected_.end() && live != 0;) {
+    std::size_t i = earliest(it->sender, it->context, it->tag);
     if (i == posted_.size()) {
       ++it;
       continue;
@@ -389,29 +405,36 @@ void Endpoint::match_posted() {
     else
       deliver_rendezvous(r, it->sender, it->tag, it->descriptor);
     it = unexpected_.erase(it);
-    retire_posted(i);
+    retire(i);
   }
   bool any_source = false;
-  for (const Request* r : posted_) any_source |= r->peer < 0;
-  for (int s = 0; s < process_.size() && !posted_.empty(); ++s) {
+  for (const Request* r : posted_) any_source |= r && r->peer < 0;
+  for (int s = 0; s < process_.size() && live != 0; ++s) {
     const int sender = world_of_[static_cast<size_t>(s)];
-    if (!any_source && first_posted_from(sender) == posted_.size()) continue;
+    if (!any_source) {
+      bool wanted = false;
+      for (std::size_t i = begin; i < posted_.size() && !wanted; ++i)
+        wanted = posted_[i] && posted_[i]->peer == sender;
+      if (!wanted) continue;
+    }
     EagerQueue* q = process_.queue_for_receiver(s, me_);
     if (!q) continue;
     const std::uint64_t start = q->head();
     bool made_room = false;
-    for (std::uint64_t pos = start; pos < start + q->capacity() && !posted_.empty(); ++pos) {
+    for (std::uint64_t pos = start; pos < start + q->capacity() && live != 0; ++pos) {
       bool end = false;
       SlotHeader* h = q->peek(pos, &end);
       if (end) break;
       if (!h) continue;
-      std::size_t i = first_posted(sender, h->context, h->tag);
+      std::size_t i = earliest(sender, h->context, h->tag);
       if (i == posted_.size()) continue;
       made_room |= take(posted_[i], q, pos, h, sender);
-      retire_posted(i);
+      retire(i);
     }
     if (made_room) process_.rank(s).parker().notify();
   }
+  if (live != posted_.size())
+    posted_.erase(std::remove(posted_.begin(), posted_.end(), nullptr), posted_.end());
 }
 
 std::size_t Endpoint::first_posted_from(int sender) const {
