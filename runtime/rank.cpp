@@ -34,7 +34,7 @@ Rank::Rank(Process& process, int index)
   // A rank that spins long before it parks parks rarely: its notifiers can
   // skip their fence, and its rare parks pay for a process-wide barrier
   // (parker.h). Ranks sharing cores park all the time and keep the fences.
-  parker_.set_asymmetric(policy_.spin_rounds >= kAsymmetricSpinRounds);
+  parker_.set_asymmetric(own_core());
   std::vector<int> world(static_cast<size_t>(process.world_size()));
   for (int i = 0; i < process.world_size(); ++i) world[static_cast<size_t>(i)] = i;
   auto world_comm = std::make_unique<Comm>(0, std::move(world), world_, "PURE_COMM_WORLD");

@@ -75,6 +75,8 @@ class Rank {
   void free_request(Request* r);
 
   // ---- waiting ----
+  // Spins long before parking: the rank has a core of its own.
+  bool own_core() const { return policy_.spin_rounds >= kAsymmetricSpinRounds; }
   // Blocks until done() holds, through the staged wait loop (wait.h).
   template <class Done>
   void wait_until(Done&& done, const WaitSite& site);

