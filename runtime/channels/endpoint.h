@@ -131,6 +131,10 @@ class Endpoint {
                    const Comm& comm, int tag, SendMode mode, const WaitSite& site);
   Request* remote_isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
                         const Comm& comm, int tag, SendMode mode);
+  // `request` is an MPI_Request (void here: this header needs no <mpi.h>).
+  void start_remote_send(const void* buf, std::size_t count, const Datatype& type, int dest,
+                         const Comm& comm, int tag, SendMode mode, void* request,
+                         std::unique_ptr<char[]>* packed);
   // Completes a remote send or a direct receive whose MPI request is done.
   bool remote_test(Request* r);
   // A receive from one rank of another process, with one tag, into a

@@ -28,26 +28,30 @@ struct TypeRef {
 // receiver publishes where the data goes; then both sides may copy chunks
 // (claimed with fetch_add), so a waiting sender doubles the copy bandwidth.
 struct RendezvousDescriptor {
+  // No initialisers: every field is set by prepare_descriptor (sender) or
+  // deliver_rendezvous (receiver) before it is read, and a blocking receive
+  // builds a Request -- with one of these inside -- on every call.
+
   // Written by the sender before the announcement; read-only afterwards.
-  const void* src = nullptr;
-  std::size_t src_count = 0;
-  const Datatype* src_type = nullptr;
-  std::size_t bytes = 0;
-  int sender = -1;  // rank index of the sender, for waking it
+  const void* src;
+  std::size_t src_count;
+  const Datatype* src_type;
+  std::size_t bytes;
+  int sender;  // rank index of the sender, for waking it
 
   // Written by the receiver before `matched` is stored (release); the sender
   // reads them after loading `matched` (acquire).
-  void* dst = nullptr;
-  std::size_t dst_count = 0;
-  const Datatype* dst_type = nullptr;
-  std::size_t copy_bytes = 0;   // min(bytes, receive capacity)
-  std::size_t chunk_bytes = 0;
-  std::size_t chunks = 0;
+  void* dst;
+  std::size_t dst_count;
+  const Datatype* dst_type;
+  std::size_t copy_bytes;   // min(bytes, receive capacity)
+  std::size_t chunk_bytes;
+  std::size_t chunks;
 
-  alignas(64) std::atomic<bool> matched{false};
-  std::atomic<std::size_t> next_chunk{0};    // claimed with relaxed fetch_add
-  std::atomic<std::size_t> chunks_done{0};   // acq_rel: a copier's data happens-before the reader
-  alignas(64) std::atomic<bool> released{false};  // receiver is done with this descriptor (release)
+  alignas(64) std::atomic<bool> matched;
+  std::atomic<std::size_t> next_chunk;    // claimed with relaxed fetch_add
+  std::atomic<std::size_t> chunks_done;   // acq_rel: a copier's data happens-before the reader
+  alignas(64) std::atomic<bool> released;  // receiver is done with this descriptor (release)
 };
 
 class Request : public pure_request_s {
@@ -60,7 +64,8 @@ class Request : public pure_request_s {
   bool rendezvous = false;     // send: announced through a descriptor
   bool queued = false;         // send: waiting for room in the eager queue
   bool bsend = false;          // send: data lives in the attached buffer
-  bool remote = false;         // send to another process, through MPI
+  bool remote = false;         // in MPI: a send to another process, or a direct receive
+  bool cancel_asked = false;   // remote receive: MPI_Cancel was called on it
 
   // envelope
   const Comm* comm = nullptr;
@@ -94,7 +99,7 @@ class Request : public pure_request_s {
   // in profiles): a rendezvous send re-initialises it in prepare_descriptor.
   void reset() {
     kind = Kind::send;
-    complete = user_freed = rendezvous = queued = bsend = remote = false;
+    complete = user_freed = rendezvous = queued = bsend = remote = cancel_asked = false;
     packed.reset();
     comm = nullptr;
     context = 0;
