@@ -507,6 +507,11 @@ bool Endpoint::spin_for_next(Request* r) {
   if (s < 0) return false;
   EagerQueue* q = process_.queue_for_receiver(s, me_);
   if (!q) return false;
+  // About to wait: hand consumed slots back now, while the store's cache
+  // line transfer overlaps the wait, rather than in a batch right before a
+  // reply (x86 commits stores in order, so the reply would wait for it).
+  // Measured, 2 ranks: 8 B latency 0.083 -> 0.082 us.
+  if (q->release()) process_.rank(s).parker().notify();
   std::uint64_t pos = q->head();
   const std::uint64_t limit = pos + q->capacity();
   const int sender = r->peer;
