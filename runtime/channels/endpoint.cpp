@@ -330,7 +330,7 @@ bool Endpoint::take(Request* r, EagerQueue* q, std::uint64_t pos, SlotHeader* h,
   return made_room;
 }
 
-bool Endpoint::match(Request* r) {
+bool Endpoint::match_unexpected(Request* r) {
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
     if (!matches(r, it->sender, it->context, it->tag)) continue;
     if (it->kind == SlotKind::eager)
@@ -340,6 +340,11 @@ bool Endpoint::match(Request* r) {
     unexpected_.erase(it);
     return true;
   }
+  return false;
+}
+
+bool Endpoint::match(Request* r) {
+  if (match_unexpected(r)) return true;
   if (r->peer >= 0) {
     const int s = process_.local_index(r->peer);
     return s >= 0 && match_queue(r, s);
@@ -495,16 +500,21 @@ void Endpoint::progress(bool stuck) {
 }
 
 // A lone blocking receive from a known source (nothing else posted, every
-// rank on its own core) can only be satisfied by the next slot the sender
-// publishes, so it spins on that one word instead of running the whole
-// progress engine each round: the message is seen within a few nanoseconds
-// of its cache line arriving. Gives up after a bounded spin and leaves the
-// rest to the general wait loop (which also parks and steals).
+// rank on its own core), once the unexpected list has nothing for it, is
+// satisfied by the earliest matching message in the sender's queue, or else
+// by one the sender has yet to publish: spin_for_next scans the queue once
+// and then spins on the next slot's one word instead of running the whole
+// progress engine each round, so the message is seen within a few
+// nanoseconds of its cache line arriving. It gives up after a bounded spin
+// and leaves the rest to the general wait loop (which also parks and steals).
+bool Endpoint::spins(const Request* r) const {
+  return r->peer >= 0 && posted_.empty() && !process_.oversubscribed() &&
+         process_.local_index(r->peer) >= 0;
+}
+
 bool Endpoint::spin_for_next(Request* r) {
   constexpr int kSpins = 1 << 14;
-  if (r->peer < 0 || !posted_.empty() || process_.oversubscribed()) return false;
   const int s = process_.local_index(r->peer);
-  if (s < 0) return false;
   EagerQueue* q = process_.queue_for_receiver(s, me_);
   if (!q) return false;
   // About to wait: hand consumed slots back now, while the store's cache
@@ -516,11 +526,14 @@ bool Endpoint::spin_for_next(Request* r) {
   const std::uint64_t limit = pos + q->capacity();
   const int sender = r->peer;
   for (bool end = false; pos < limit; ++pos) {
-    // A matching message published since the caller's match(): take it now
-    // rather than spin past it on the next position (which its sender, if
-    // it waits for this one, would never fill).
+    // The earliest matching message from the sender (the caller looked in
+    // the unexpected list): take it rather than spin past it on the next
+    // position (which its sender, if it waits for this one, would never fill).
     SlotHeader* h = q->peek(pos, &end);
-    if (h && matches(r, sender, h->context, h->tag)) return match(r);
+    if (h && matches(r, sender, h->context, h->tag)) {
+      if (take(r, q, pos, h, sender)) process_.rank(s).parker().notify();
+      return true;
+    }
     if (end) break;
   }
   if (pos == limit) return false;  // full: the general loop drains it
@@ -569,7 +582,8 @@ void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int sourc
   if (direct_remote(&r)) {
     // The unexpected list may hold an older message; else MPI matches it.
     if (!match(&r)) remote_recv(&r, site);
-  } else if (!posted_.empty() || (!match(&r) && !spin_for_next(&r))) {
+  } else if (!posted_.empty() || !(spins(&r) ? match_unexpected(&r) || spin_for_next(&r)
+                                              : match(&r))) {
     posted_.push_back(&r);
     PostedGuard guard{posted_, &r};
     WaitSite where = site;

@@ -109,7 +109,12 @@ class Endpoint {
   void push_queued();
 
   bool match(Request* r);              // tries to complete a posted receive
-  bool spin_for_next(Request* r);      // fast path of a lone blocking receive
+  bool match_unexpected(Request* r);   // from the unexpected list only
+  // A lone blocking receive from a known rank of this process, every rank
+  // on its own core: after the unexpected list, spin_for_next scans the
+  // sender's queue and then spins on its next slot.
+  bool spins(const Request* r) const;
+  bool spin_for_next(Request* r);
   bool match_queue(Request* r, int sender);
   bool take(Request* r, EagerQueue* q, std::uint64_t pos, SlotHeader* h, int sender);
   void match_posted();                 // matches several posted receives in order
