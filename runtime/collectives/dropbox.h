@@ -114,6 +114,9 @@ class Dropbox {
     return slots_[static_cast<std::size_t>(member)].line[round & 1];
   }
   Line& release(std::uint64_t round) { return release_[round & 1]; }
+  // Ranks sharing cores: members that found themselves the last to arrive
+  // at a round compete for being its writer here (Round::claim_writer).
+  std::atomic<std::uint64_t>& writer_claim(std::uint64_t round) { return claims_[round & 1].seq; }
   // Written by the round's writer only (see the reuse rule above).
   std::vector<unsigned char>& result(std::uint64_t round) { return result_[round & 1]; }
   std::string& error(std::uint64_t round) { return error_[round & 1]; }
@@ -151,6 +154,7 @@ class Dropbox {
   const int size_;
   std::unique_ptr<Slot[]> slots_;
   Line release_[2];
+  Line claims_[2];  // only .seq is used
   std::vector<unsigned char> result_[2];
   std::string error_[2];
   std::vector<NewComm> created_[2];

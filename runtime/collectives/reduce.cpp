@@ -123,9 +123,18 @@ void flat_combining(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction
     mine.payload.p.in = in;
   }
   const int writer = root >= 0 ? root : 0;
-  r.arrive(writer);
-  if (r.me() == writer) {
-    r.wait_all(r.seq());
+  // Ranks sharing cores: the last to arrive at an allreduce folds it, so
+  // nobody waits for the leader to be scheduled after the last arrival.
+  const bool last_writes = root < 0 && !rank.own_core();
+  bool writing;
+  if (last_writes) {
+    writing = r.claim_writer();
+  } else {
+    r.arrive(writer);
+    writing = r.me() == writer;
+  }
+  if (writing) {
+    if (!last_writes) r.wait_all(r.seq());
     check_members(r, "count");
     std::vector<const void*> ins(static_cast<std::size_t>(r.size()));
     for (int k = 0; k < r.size(); ++k)

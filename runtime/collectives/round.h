@@ -116,6 +116,25 @@ class Round {
     }
   }
 
+  // Ranks sharing cores: publishes this member's line (already filled) and
+  // says whether this member is the round's writer, the one that sees every
+  // other member arrived and wins the claim (of two members arriving at once
+  // at least one sees the other -- Dekker's order, with a full fence -- and
+  // only one wins). Whoever is not the writer waits for the release as
+  // usual. Nobody has to be scheduled after the last arrival just to pass
+  // the word on.
+  bool claim_writer() {
+    mine().seq.store(s_, std::memory_order_release);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    for (int k = 0; k < n_; ++k)
+      if (k != me_ && of(k).seq.load(std::memory_order_acquire) < s_) return false;
+    std::atomic<std::uint64_t>& claim = box_.writer_claim(s_);
+    std::uint64_t seen = claim.load(std::memory_order_relaxed);
+    while (seen < s_)
+      if (claim.compare_exchange_weak(seen, s_, std::memory_order_acq_rel)) return true;
+    return false;
+  }
+
   // Ranks sharing cores: whoever arrives last releases, so that nobody has
   // to be scheduled after the last arrival just to pass the word on (a
   // context switch costs about 1.3 us on the 2-core test machine). Each
