@@ -77,13 +77,14 @@ std::string mismatch(const char* what, int member, long long bytes, int writer,
          " (every rank must pass the same count and datatype)";
 }
 
-// The writer's check of what every member published.
+// The writer's check of what every member published, against member 0 (so
+// the message is the same whoever writes).
 void check_members(Round& r, const char* what) {
-  const std::int64_t mine = r.mine().check;
-  for (int k = 0; k < r.size(); ++k) {
-    if (r.of(k).check != mine)
+  const std::int64_t first = r.of(0).check;
+  for (int k = 1; k < r.size(); ++k) {
+    if (r.of(k).check != first)
       r.release_error(PURE_ERR_COUNT,
-                      mismatch(what, k, r.of(k).check, r.me(), static_cast<long long>(mine)));
+                      mismatch(what, k, r.of(k).check, 0, static_cast<long long>(first)));
   }
 }
 
