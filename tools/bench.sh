@@ -13,6 +13,8 @@
 #                                               the same between 2 processes: Pure over
 #                                               MPI vs Open MPI
 #   tools/bench.sh queue [--quick]              the eager queue vs Boost.Lockfree
+#   tools/bench.sh floor [--quick]              the machine's floors: cache-line trips
+#                                               between cores, a context switch
 #
 # Adding a suite: write cmd_<name> and list it in usage(). tools/demo.sh
 # sources this file for its helpers; sourced, it runs no suite.
@@ -54,6 +56,11 @@ suites:
                               the same transport) against Open MPI (2 processes)
   queue [--quick]             eager-queue micro-benchmarks against
                               boost::lockfree::spsc_queue
+  floor [--quick]             the machine's floors under the targets: a cache
+                              line's one-way trip between two cores, a two-sided
+                              exchange, a context switch between threads sharing
+                              a core; run it beside p2p/coll (they vary by run
+                              on a shared virtual machine)
 
 environment:
   BUILD_DIR       build tree (default: build/ in the repository)
@@ -713,6 +720,20 @@ cmd_tasks() {
 
 # ----------------------------------------------------------------- queue
 
+cmd_floor() {
+  local quick=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --quick) quick=(--quick); shift ;;
+      *) usage >&2; die "floor: unknown option '$1'" ;;
+    esac
+  done
+  build_release
+  local dir=$results/floor
+  mkdir -p "$dir"
+  "$build/bench/hw_floor" "${quick[@]}" | tee "$dir/floor.txt"
+}
+
 cmd_queue() {
   local min_time=0.1 reps=10
   while [ $# -gt 0 ]; do
@@ -764,7 +785,7 @@ fi
 suite=$1
 shift
 case $suite in
-  p2p | internode | coll | tasks | queue) "cmd_$suite" "$@" ;;
+  p2p | internode | coll | tasks | queue | floor) "cmd_$suite" "$@" ;;
   -h | --help) usage ;;
   *) usage >&2; echo "bench: unknown suite '$suite'" >&2; exit 2 ;;
 esac
