@@ -689,13 +689,17 @@ bool Endpoint::cancel(Request* r) {
   auto it = std::find(posted_.begin(), posted_.end(), r);
   if (it == posted_.end()) return false;
   posted_.erase(it);
+  complete_cancelled(r);
+  return true;
+}
+
+void Endpoint::complete_cancelled(Request* r) {
   r->complete = true;
   r->status.pure_cancelled = 1;
   r->status.pure_count = 0;
   r->status.MPI_SOURCE = PURE_ANY_SOURCE;
   r->status.MPI_TAG = PURE_ANY_TAG;
   r->status.MPI_ERROR = PURE_SUCCESS;
-  return true;
 }
 
 void Endpoint::detach(Request* r) {

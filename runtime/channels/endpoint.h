@@ -124,6 +124,7 @@ class Endpoint {
   void deliver_eager(Request* r, int sender, int tag, const void* payload, std::size_t bytes);
   void deliver_rendezvous(Request* r, int sender, int tag, RendezvousDescriptor* d);
   void complete_recv(Request* r, int sender, int tag, std::size_t bytes, std::size_t capacity);
+  void complete_cancelled(Request* r);  // a receive cancelled before it matched
   void drain_full_queues();
   bool matches(const Request* r, int sender, int context, int tag) const {
     return context == r->context && (r->peer < 0 || r->peer == sender) &&

@@ -126,12 +126,7 @@ bool Endpoint::remote_test(Request* r) {
   int cancelled = 0;
   if (r->cancel_asked) mpi_check(MPI_Test_cancelled(&st, &cancelled), "MPI_Test_cancelled");
   if (cancelled) {
-    r->complete = true;
-    r->status.pure_cancelled = 1;
-    r->status.pure_count = 0;
-    r->status.MPI_SOURCE = PURE_ANY_SOURCE;
-    r->status.MPI_TAG = PURE_ANY_TAG;
-    r->status.MPI_ERROR = PURE_SUCCESS;
+    complete_cancelled(r);
     return true;
   }
   int count = 0;
