@@ -71,10 +71,10 @@ int reduction(const char* name, const void* sendbuf, void* recvbuf, int count,
     if (in_place(sendbuf) && !may_be_in_place)
       fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not allowed as the send buffer here");
     if (!in_place(sendbuf)) buffer_arg(sendbuf, count, *t.type);
+    // An op that does not apply fails here, before any round.
     coll::Reduction check(o, *t.type, datatype, static_cast<std::size_t>(count));
-    (void)check;  // an op that does not apply fails here, before any round
     coll::ReduceArgs a{name, in_place(sendbuf) ? nullptr : sendbuf, recvbuf,
-                       static_cast<std::size_t>(count), t.type, datatype, o};
+                       static_cast<std::size_t>(count), t.type, datatype, o, &check};
     body(c, cm, a);
   });
 }

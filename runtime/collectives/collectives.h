@@ -23,6 +23,10 @@ struct ReduceArgs {
   const Datatype* type;
   PURE_Datatype handle;
   OpRef op;
+  // The Reduction of exactly these arguments, when the caller built one
+  // already (the API does, to check the op against the type): reduce()
+  // then does not build it again.
+  const Reduction* checked = nullptr;
 };
 
 void barrier(Rank& rank, Comm& comm, const char* call);

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -283,7 +284,8 @@ void partitioned(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
 
 void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
   if (comm.net()) return hier::reduce(rank, comm, a, root);
-  Reduction red(a.op, *a.type, a.handle, a.count);
+  std::optional<Reduction> own;
+  const Reduction& red = a.checked ? *a.checked : own.emplace(a.op, *a.type, a.handle, a.count);
   if (comm.size() == 1) {
     local_copy(a);
     return;
