@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 
@@ -37,6 +38,12 @@ void Parker::park(std::uint32_t token, long timeout_ns) {
           timeout_ns > 0 ? &ts : nullptr, nullptr, 0);
   // Withdraw the announcement if it is still ours; a notifier may have done it.
   state_.compare_exchange_strong(token, token & ~1u, std::memory_order_relaxed);
+}
+
+void Parker::sleep_for(long ns) {
+  timespec ts{ns / 1000000000L, ns % 1000000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
 }
 
 void Parker::wake(std::uint32_t seen) {

@@ -20,7 +20,10 @@
 // waiter's re-check) or after it (then its later load of the state sees the
 // announcement). Measured, 2 rank threads: 8 B windowed bandwidth 0.167 ->
 // 0.19 GB/s. With ranks sharing cores waiters park all the time, and the
-// symmetric fences stay.
+// symmetric fences stay. A rank polling another process would park every
+// 50 us, each park a barrier that interrupts every running rank: in
+// asymmetric mode it sleeps between polls without announcing instead
+// (Rank::wait_until).
 #pragma once
 
 #include <atomic>
@@ -55,6 +58,8 @@ class Parker {
   void cancel() { state_.fetch_and(~1u, std::memory_order_relaxed); }
   // Sleeps until notified or `timeout_ns` passes (0 = no timeout).
   void park(std::uint32_t token, long timeout_ns);
+  // Sleeps `ns` without announcing: nobody can wake it early.
+  static void sleep_for(long ns);
 
   // Notifier side: cheap when nobody is parked (a fence and a load).
   void notify() {

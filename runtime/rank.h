@@ -151,6 +151,15 @@ void Rank::wait_until(Done&& done, const WaitSite& site) {
       if (!remote) cpu_relax();
     } else if (round < policy_.spin_rounds + policy_.yield_rounds) {
       sched_yield();
+    } else if (remote && parker_.asymmetric()) {
+      // Polling another process, with the asymmetric Parker: a park would
+      // cost a process-wide barrier (membarrier) every kRemotePollNs,
+      // interrupting every running rank of the process. Sleep without
+      // announcing instead; a local notify() is then seen at the next poll.
+      progress(true);
+      if (done()) break;
+      if (aborted()) throw JobAborted{};
+      Parker::sleep_for(kRemotePollNs);
     } else {
       // Announce, re-check, sleep: a notify() between the re-check and the
       // sleep is not lost (parker.h). done() may act (a send that finds
