@@ -386,10 +386,11 @@ void Endpoint::drain_full_queues() {
   }
 }
 
-// The earliest posted receive that a message from `sender` matches.
-std::size_t Endpoint::first_posted(int sender, int context, int tag) const {
-  std::size_t i = 0;
-  while (i < posted_.size() && !matches(posted_[i], sender, context, tag)) ++i;
+// The earliest posted receive from `from` on that a message from `sender`
+// matches (match_posted leaves null holes behind it; they match nothing).
+std::size_t Endpoint::first_posted(int sender, int context, int tag, std::size_t from) const {
+  std::size_t i = from;
+  while (i < posted_.size() && (!posted_[i] || !matches(posted_[i], sender, context, tag))) ++i;
   return i;
 }
 
@@ -409,11 +410,6 @@ void Endpoint::match_posted() {
   // each from the vector's front would move all the others, per message.
   std::size_t live = posted_.size();
   std::size_t begin = 0;  // posted_[0, begin) are holes
-  auto earliest = [&](int sender, int context, int tag) {
-    std::size_t i = begin;
-    while (i < posted_.size() && (!posted_[i] || !matches(posted_[i], sender, context, tag))) ++i;
-    return i;
-  };
   auto retire = [&](std::size_t i) {
     Request* r = posted_[i];
     posted_[i] = nullptr;
@@ -424,7 +420,7 @@ void Endpoint::match_posted() {
   // The unexpected list first: from each sender it holds older messages than
   // the sender's queue.
   for (auto it = unexpected_.begin(); it != unexpected_.end() && live != 0;) {
-    std::size_t i = earliest(it->sender, it->context, it->tag);
+    std::size_t i = first_posted(it->sender, it->context, it->tag, begin);
     if (i == posted_.size()) {
       ++it;
       continue;
@@ -441,12 +437,7 @@ void Endpoint::match_posted() {
   for (const Request* r : posted_) any_source |= r && r->peer < 0;
   for (int s = 0; s < process_.size() && live != 0; ++s) {
     const int sender = world_of_[static_cast<size_t>(s)];
-    if (!any_source) {
-      bool wanted = false;
-      for (std::size_t i = begin; i < posted_.size() && !wanted; ++i)
-        wanted = posted_[i] && posted_[i]->peer == sender;
-      if (!wanted) continue;
-    }
+    if (!any_source && first_posted_from(sender, begin) == posted_.size()) continue;
     EagerQueue* q = process_.queue_for_receiver(s, me_);
     if (!q) continue;
     const std::uint64_t start = q->head();
@@ -456,7 +447,7 @@ void Endpoint::match_posted() {
       SlotHeader* h = q->peek(pos, &end);
       if (end) break;
       if (!h) continue;
-      std::size_t i = earliest(sender, h->context, h->tag);
+      std::size_t i = first_posted(sender, h->context, h->tag, begin);
       if (i == posted_.size()) continue;
       made_room |= take(posted_[i], q, pos, h, sender);
       retire(i);
@@ -467,9 +458,9 @@ void Endpoint::match_posted() {
     posted_.erase(std::remove(posted_.begin(), posted_.end(), nullptr), posted_.end());
 }
 
-std::size_t Endpoint::first_posted_from(int sender) const {
-  std::size_t i = 0;
-  while (i < posted_.size() && posted_[i]->peer != sender) ++i;
+std::size_t Endpoint::first_posted_from(int sender, std::size_t from) const {
+  std::size_t i = from;
+  while (i < posted_.size() && (!posted_[i] || posted_[i]->peer != sender)) ++i;
   return i;
 }
 
@@ -525,15 +516,18 @@ bool Endpoint::spin_for_next(Request* r) {
   std::uint64_t pos = q->head();
   const std::uint64_t limit = pos + q->capacity();
   const int sender = r->peer;
+  // Takes the message at `pos` if it matches.
+  auto take_at = [&](std::uint64_t at, bool* end) {
+    SlotHeader* h = q->peek(at, end);
+    if (!h || !matches(r, sender, h->context, h->tag)) return false;
+    if (take(r, q, at, h, sender)) process_.rank(s).parker().notify();
+    return true;
+  };
   for (bool end = false; pos < limit; ++pos) {
     // The earliest matching message from the sender (the caller looked in
     // the unexpected list): take it rather than spin past it on the next
     // position (which its sender, if it waits for this one, would never fill).
-    SlotHeader* h = q->peek(pos, &end);
-    if (h && matches(r, sender, h->context, h->tag)) {
-      if (take(r, q, pos, h, sender)) process_.rank(s).parker().notify();
-      return true;
-    }
+    if (take_at(pos, &end)) return true;
     if (end) break;
   }
   if (pos == limit) return false;  // full: the general loop drains it
@@ -542,12 +536,7 @@ bool Endpoint::spin_for_next(Request* r) {
       // The message at `pos` is the sender's next: if it matches, nothing
       // older from this sender does (we looked above), so take it here.
       bool end = false;
-      SlotHeader* h = q->peek(pos, &end);
-      if (h && matches(r, sender, h->context, h->tag)) {
-        if (take(r, q, pos, h, sender)) process_.rank(s).parker().notify();
-        return true;
-      }
-      return match(r);
+      return take_at(pos, &end) || match(r);
     }
     cpu_relax();
   }

@@ -118,8 +118,8 @@ class Endpoint {
   bool match_queue(Request* r, int sender);
   bool take(Request* r, EagerQueue* q, std::uint64_t pos, SlotHeader* h, int sender);
   void match_posted();                 // matches several posted receives in order
-  std::size_t first_posted(int sender, int context, int tag) const;
-  std::size_t first_posted_from(int sender) const;
+  std::size_t first_posted(int sender, int context, int tag, std::size_t from = 0) const;
+  std::size_t first_posted_from(int sender, std::size_t from = 0) const;
   void retire_posted(std::size_t i);
   void deliver_eager(Request* r, int sender, int tag, const void* payload, std::size_t bytes);
   void deliver_rendezvous(Request* r, int sender, int tag, RendezvousDescriptor* d);
