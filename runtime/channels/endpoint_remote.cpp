@@ -42,6 +42,14 @@ static_assert(sizeof(MPI_Request) <= sizeof(Request::mpi_request),
 
 namespace {
 MPI_Request* mpi_request(Request* r) { return reinterpret_cast<MPI_Request*>(r->mpi_request); }
+std::size_t at(int i) { return static_cast<std::size_t>(i); }
+// The MPI communicator on which communicator member `member` receives.
+MPI_Comm inbox(const CommNet& net, int member) { return net.p2p[at(net.slot_of[at(member)])]; }
+// The MPI tag of a message from communicator member `sender` (the header
+// comment gives the layout; `shift` is Cluster::slot_shift()).
+int wire_tag(const CommNet& net, int sender, int tag, int shift) {
+  return (net.slot_of[at(sender)] << shift) | tag;
+}
 }  // namespace
 
 // Starts an MPI send of `count` items of `type` from `buf` to world rank
@@ -61,10 +69,9 @@ void Endpoint::start_remote_send(const void* buf, std::size_t count, const Datat
     pack(buf, count, t, 0, packed->get(), bytes);
     data = packed->get();
   }
-  const int mpi_tag =
-      (net.slot_of[static_cast<std::size_t>(comm.rank())] << process_.cluster()->slot_shift()) | tag;
-  MPI_Comm channel = net.p2p[static_cast<std::size_t>(net.slot_of[static_cast<std::size_t>(to)])];
-  const int where = net.pos_of[static_cast<std::size_t>(to)];
+  const int mpi_tag = wire_tag(net, comm.rank(), tag, process_.cluster()->slot_shift());
+  MPI_Comm channel = inbox(net, to);
+  const int where = net.pos_of[at(to)];
   MPI_Request* req = static_cast<MPI_Request*>(request);
   if (mode == SendMode::synchronous)
     mpi_check(MPI_Issend(data, static_cast<int>(bytes), MPI_BYTE, where, mpi_tag, channel, req),
@@ -166,11 +173,9 @@ bool Endpoint::direct_remote(const Request* r) const {
       process_.local_index(r->peer) >= 0 || !r->type.type->contiguous() ||
       r->count * r->type.type->size() > static_cast<std::size_t>(INT_MAX))
     return false;
-  for (const Request* p : posted_)
-    if (p->context == r->context && (p->peer < 0 || p->peer == r->peer) &&
-        (p->tag == PURE_ANY_TAG || p->tag == r->tag))
-      return false;
-  return true;
+  // r names one sender and one tag: an earlier receive that would match
+  // r's message is exactly one that matches (r->peer, r->context, r->tag).
+  return first_posted(r->peer, r->context, r->tag) == posted_.size();
 }
 
 void Endpoint::post_direct(Request* r) {
@@ -178,12 +183,10 @@ void Endpoint::post_direct(Request* r) {
   const CommNet& net = *comm.net();
   const int from = comm.rank_of(r->peer);
   const Datatype& t = *r->type.type;
-  MPI_Comm channel = net.p2p[static_cast<std::size_t>(net.slot_of[static_cast<std::size_t>(comm.rank())])];
-  const int mpi_tag =
-      (net.slot_of[static_cast<std::size_t>(from)] << process_.cluster()->slot_shift()) | r->tag;
   mpi_check(MPI_Irecv(static_cast<char*>(r->buf) + t.true_lb(),
-                      static_cast<int>(r->count * t.size()), MPI_BYTE,
-                      net.pos_of[static_cast<std::size_t>(from)], mpi_tag, channel, mpi_request(r)),
+                      static_cast<int>(r->count * t.size()), MPI_BYTE, net.pos_of[at(from)],
+                      wire_tag(net, from, r->tag, process_.cluster()->slot_shift()),
+                      inbox(net, comm.rank()), mpi_request(r)),
             "MPI_Irecv");
   r->remote = true;
   ++remote_pending_;
@@ -226,7 +229,7 @@ bool Endpoint::remote_in_flight() const {
 
 void Endpoint::pull_remote(const Comm& comm) {
   const CommNet& net = *comm.net();
-  MPI_Comm channel = net.p2p[static_cast<std::size_t>(net.slot_of[static_cast<std::size_t>(comm.rank())])];
+  MPI_Comm channel = inbox(net, comm.rank());
   const int shift = process_.cluster()->slot_shift();
   for (;;) {
     int found = 0;
