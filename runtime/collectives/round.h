@@ -90,6 +90,18 @@ class Round {
     fail(code, "%s", message.c_str());
   }
 
+  // The two-member barrier round (dropbox.h, PairLine).
+  void pair_barrier() {
+    std::atomic<std::uint64_t>* seq = box_.pair().seq;
+    const int peer = 1 - me_;
+    seq[me_].store(s_, std::memory_order_release);
+    wake(peer);
+    const std::atomic<std::uint64_t>& theirs = seq[peer];
+    if (spin_until([&] { return theirs.load(std::memory_order_acquire) >= s_; })) return;
+    rank_.wait_until([&] { return theirs.load(std::memory_order_acquire) >= s_; },
+                     WaitSite{call_, peer, -1});
+  }
+
   // Moves on to the next round of the same call.
   void next() { s_ = comm_.next_round(); }
 
@@ -98,9 +110,7 @@ class Round {
   void barrier() {
     if (n_ == 1) return;
     if (n_ == 2) {
-      const int peer = 1 - me_;
-      arrive(peer);
-      wait_arrival(peer, s_);
+      pair_barrier();
       return;
     }
     if (!rank_.own_core()) {
