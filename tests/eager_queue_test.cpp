@@ -82,7 +82,7 @@ TEST(EagerQueue, ConsumedSlotsReturnInBatches) {
   EXPECT_EQ(q.try_claim(), nullptr);
   bool end = false;
   EXPECT_EQ(q.peek(0, &end), nullptr);  // but the consumer no longer sees it
-  EXPECT_TRUE(q.consume(1));  // batch complete, and the queue was full
+  EXPECT_TRUE(q.consume(1));  // batch complete: slots go back, wake the producer
   EXPECT_EQ(q.head(), 2u);
   push(q, 8);
   push(q, 9);
@@ -120,7 +120,7 @@ TEST(EagerQueue, ReleasedUnderAScanAreGone) {
   EXPECT_FALSE(q.consume(2));
   EXPECT_FALSE(q.consume(1));
   EXPECT_EQ(q.head(), 0u);
-  EXPECT_TRUE(q.consume(0));  // the prefix 0..3 goes back; the ring was full
+  EXPECT_TRUE(q.consume(0));  // the prefix 0..3 goes back
   EXPECT_EQ(q.head(), 4u);
   for (std::uint64_t pos = 1; pos < 4; ++pos) {
     bool end = true;

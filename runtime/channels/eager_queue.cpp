@@ -33,7 +33,6 @@ EagerQueue::EagerQueue(std::size_t slots, std::size_t payload_capacity)
 
 bool EagerQueue::release() {
   if (unreleased_ == 0) return false;
-  const bool was_full = full();
   // Only the consumed prefix goes back: the producer fills in order, so it
   // waits at the oldest unconsumed position whatever lies beyond it.
   const std::uint64_t before = head_;
@@ -47,7 +46,7 @@ bool EagerQueue::release() {
   // Release pairs with the producer's acquire in try_claim: our reads of
   // every slot below head_ happen-before it overwrites them.
   released_.store(head_, std::memory_order_release);
-  return was_full;
+  return true;
 }
 
 }  // namespace pure

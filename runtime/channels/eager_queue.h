@@ -101,15 +101,20 @@ class EagerQueue {
     *end = !published;
     return published && !taken_[pos & mask_] ? s : nullptr;
   }
-  // Marks the message at `pos` read. Returns true when that released slots
-  // of a queue that was full, so the caller should wake the producer.
+  // Marks the message at `pos` read. Returns true when that handed slots
+  // back, so the caller should wake the producer (which may wait for room).
   bool consume(std::uint64_t pos) {
     taken_[pos & mask_] = 1;
     if (++unreleased_ < release_batch_) return false;
     return release();
   }
-  // Hands the consumed prefix back to the producer. Returns true when the
-  // queue was full before (the producer may be waiting for room).
+  // Hands the consumed prefix back to the producer. Returns true when it
+  // handed any slot back: the producer may be waiting for room then. (It
+  // used to say so only when the queue had been full, found by reading the
+  // last slot before storing `released`. That left a window: the producer
+  // could fill that slot, fail to claim and go to sleep between our read
+  // and our store, and nobody woke it. Waking a producer that is not
+  // asleep costs one load of a line that stays in our cache.)
   bool release();
   // True while nothing has been published at `pos` (the first free
   // position): the one word a receiver waiting for the next message spins on.
