@@ -16,12 +16,18 @@ namespace {
 
 bool in_place(const void* p) { return p == PURE_IN_PLACE; }
 
+// The index of a predefined op handle, or 0.
+int predefined_op(PURE_Op op) {
+  const bool predefined = (op & ~0x00FFFFFF) == PURE_HANDLE_KIND_OP &&
+                          (op & 0x00FFFFFF) >= coll::op_max && (op & 0x00FFFFFF) <= coll::op_maxloc;
+  return predefined ? op & 0x00FFFFFF : 0;
+}
+
 coll::OpRef op_arg(Call& c, PURE_Op op) {
   if (op == PURE_OP_NULL) fail(PURE_ERR_OP, "PURE_OP_NULL is not a valid op");
   coll::OpRef ref;
-  if ((op & ~0x00FFFFFF) == PURE_HANDLE_KIND_OP && (op & 0x00FFFFFF) >= coll::op_max &&
-      (op & 0x00FFFFFF) <= coll::op_maxloc) {
-    ref.predefined = op & 0x00FFFFFF;
+  if (const int index = predefined_op(op)) {
+    ref.predefined = index;
     return ref;
   }
   auto& table = c.rank.collectives().ops;
@@ -59,23 +65,32 @@ struct Blocks {
   }
 };
 
+// The checks every reduction makes once the communicator is known; then
+// body(c, cm, args).
+template <class Body>
+void checked_reduction(Call& c, Comm& cm, const char* name, const void* sendbuf, void* recvbuf,
+                       int count, PURE_Datatype datatype, PURE_Op op, bool may_be_in_place,
+                       Body&& body) {
+  count_arg(count);
+  TypeRef t = type_arg(c, datatype);
+  coll::OpRef o = op_arg(c, op);
+  if (in_place(sendbuf) && !may_be_in_place)
+    fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not allowed as the send buffer here");
+  if (!in_place(sendbuf)) buffer_arg(sendbuf, count, *t.type);
+  // An op that does not apply fails here, before any round.
+  coll::Reduction check(o, *t.type, datatype, static_cast<std::size_t>(count));
+  coll::ReduceArgs a{name, in_place(sendbuf) ? nullptr : sendbuf, recvbuf,
+                     static_cast<std::size_t>(count), t.type, datatype, o, &check};
+  body(c, cm, a);
+}
+
 template <class Body>
 int reduction(const char* name, const void* sendbuf, void* recvbuf, int count,
               PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, bool may_be_in_place,
               Body&& body) {
   return call(name, [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
-    count_arg(count);
-    TypeRef t = type_arg(c, datatype);
-    coll::OpRef o = op_arg(c, op);
-    if (in_place(sendbuf) && !may_be_in_place)
-      fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not allowed as the send buffer here");
-    if (!in_place(sendbuf)) buffer_arg(sendbuf, count, *t.type);
-    // An op that does not apply fails here, before any round.
-    coll::Reduction check(o, *t.type, datatype, static_cast<std::size_t>(count));
-    coll::ReduceArgs a{name, in_place(sendbuf) ? nullptr : sendbuf, recvbuf,
-                       static_cast<std::size_t>(count), t.type, datatype, o, &check};
-    body(c, cm, a);
+    checked_reduction(c, comm_arg(c, comm), name, sendbuf, recvbuf, count, datatype, op,
+                      may_be_in_place, body);
   });
 }
 
@@ -163,11 +178,19 @@ int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
 
 int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                    PURE_Op op, PURE_Comm comm) {
-  return reduction("pure_allreduce", sendbuf, recvbuf, count, datatype, op, comm, true,
-                   [&](Call& c, Comm& cm, coll::ReduceArgs& a) {
-                     buffer_arg(recvbuf, count, *a.type);
-                     coll::reduce(c.rank, cm, a, -1);
-                   });
+  return call("pure_allreduce", [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    // Two rank threads, a predefined op and type, data that fits a line:
+    // the exchange straight from the arguments, with no Reduction built.
+    // Anything else, every error included, takes the general path.
+    if (coll::pair_allreduce(c.rank, cm, sendbuf, recvbuf, count, datatype, predefined_op(op)))
+      return;
+    checked_reduction(c, cm, "pure_allreduce", sendbuf, recvbuf, count, datatype, op, true,
+                      [&](Call& c2, Comm& cm2, coll::ReduceArgs& a) {
+                        buffer_arg(recvbuf, count, *a.type);
+                        coll::reduce(c2.rank, cm2, a, -1);
+                      });
+  });
 }
 
 int pure_scan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype, PURE_Op op,

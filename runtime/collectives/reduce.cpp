@@ -13,7 +13,9 @@
 //   slot; the root folds the slots in rank order;
 // * allreduce of two members, predefined op, contiguous data that fits a line: each
 //   publishes its data inline and reads the other's line, so the whole
-//   collective is one cache-line transfer each way;
+//   collective is one cache-line transfer each way. With a predefined type
+//   the flat API goes straight to pair_allreduce, the same exchange without
+//   a Reduction (2 ranks, 8 B: 0.072 -> 0.065 us);
 // * below the partition threshold (partition_threshold below), or any user
 //   op: flat combining, the writer (the root, or the leader for allreduce)
 //   folds everything; allreduce results go to the release line or a result
@@ -94,33 +96,39 @@ void local_copy(const ReduceArgs& a) {
     copy_range(a.send, a.count, *a.type, a.recv, a.count, *a.type, 0, a.count * a.type->size());
 }
 
-void two_inline(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
-  Round r(rank, comm, a.call);
+// Publishes `bytes` of `in` with check `bytes` on our arrival line and waits
+// for the peer's: the exchange of two_inline and pair_allreduce. Returns the
+// peer's line. Our own line is not read again after publishing: the peer's
+// read may take it over (a migratory line), and reading it back would cost
+// one more transfer (2 ranks, 8 B: 0.080 -> 0.071 us).
+const Line& exchange_inline(Round& r, const void* in, std::size_t bytes) {
   const int peer = 1 - r.me();
-  const void* in = red.input_view(a.send ? a.send : a.recv, rank.collectives().input);
   Line& mine = r.mine();
-  mine.check = static_cast<std::int64_t>(red.bytes());
-  std::memcpy(mine.payload.data, in, red.bytes());
+  mine.check = static_cast<std::int64_t>(bytes);
+  std::memcpy(mine.payload.data, in, bytes);
   r.arrive(peer);
   r.wait_arrival(peer, r.seq());
-  // From here on our own line is not read again: the peer's read may have
-  // taken it over (a migratory line), and reading it back would cost one
-  // more transfer. Measured, 2 ranks, 8 B: 0.080 -> 0.071 us. Our check and
-  // data come from where we copied them from.
-  const std::int64_t theirs = r.of(peer).check;
-  const std::int64_t ours = static_cast<std::int64_t>(red.bytes());
-  if (theirs != ours) {  // the same words on both members
-    const std::int64_t c0 = r.me() == 0 ? ours : theirs;
-    const std::int64_t c1 = r.me() == 0 ? theirs : ours;
+  const Line& other = r.of(peer);
+  const std::int64_t ours = static_cast<std::int64_t>(bytes);
+  if (other.check != ours) {  // the same words on both members
+    const std::int64_t c0 = r.me() == 0 ? ours : other.check;
+    const std::int64_t c1 = r.me() == 0 ? other.check : ours;
     fail(PURE_ERR_COUNT, "%s", mismatch("count", 1, c1, 0, c0).c_str());
   }
+  return other;
+}
+
+void two_inline(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
+  Round r(rank, comm, a.call);
+  const void* in = red.input_view(a.send ? a.send : a.recv, rank.collectives().input);
+  const Line& other = exchange_inline(r, in, red.bytes());
   if (root >= 0 && r.me() != root) return;
   // In place, the output is our input: fold from a copy of it.
   alignas(16) unsigned char own[kPayloadBytes];
   if (!a.send) std::memcpy(own, in, red.bytes());
   const void* ins[2];
   ins[r.me()] = a.send ? in : own;
-  ins[peer] = r.of(peer).payload.data;
+  ins[1 - r.me()] = other.payload.data;
   fold(red, ins, 0, 1, 0, red.items(), red.output_view(a.recv, rank.collectives().output));
 }
 
@@ -312,6 +320,39 @@ void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
   } else {
     flat_combining(rank, comm, a, red, root);
   }
+}
+
+bool pair_allreduce(Rank& rank, Comm& comm, const void* send, void* recv, int count,
+                    PURE_Datatype datatype, int predefined_op) {
+  if (comm.size() != 2 || comm.net() || count <= 0 || predefined_op == 0 || !recv ||
+      recv == PURE_IN_PLACE || !send)
+    return false;
+  const Datatype* t = rank.type(datatype);
+  if (!t || !t->predefined() || !t->contiguous()) return false;
+  const std::size_t bytes = static_cast<std::size_t>(count) * t->size();
+  if (bytes > kPayloadBytes || item_size(t->base()) != t->size()) return false;
+  const Kernel kernel = predefined_kernel(predefined_op, t->base());
+  if (!kernel) return false;
+  const bool in_place = send == PURE_IN_PLACE;
+  const void* in = in_place ? recv : send;
+  Round r(rank, comm, "pure_allreduce");
+  const Line& other = exchange_inline(r, in, bytes);
+  // recv = in[0] op in[1], folded as everywhere else: acc = in[1], then
+  // acc = in[0] op acc.
+  const std::size_t n = static_cast<std::size_t>(count);
+  if (r.me() == 1) {
+    if (!in_place) std::memcpy(recv, in, bytes);
+    kernel(other.payload.data, recv, n);
+  } else if (!in_place) {
+    std::memcpy(recv, other.payload.data, bytes);
+    kernel(in, recv, n);
+  } else {
+    alignas(16) unsigned char own[kPayloadBytes];
+    std::memcpy(own, in, bytes);
+    std::memcpy(recv, other.payload.data, bytes);
+    kernel(own, recv, n);
+  }
+  return true;
 }
 
 void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive) {
