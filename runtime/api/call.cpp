@@ -1,13 +1,7 @@
 #include "api/call.h"
 
-#include <climits>
 
 namespace pure::api {
-
-int tag_upper_bound() {
-  Rank* rank = Rank::current();
-  return rank ? rank->process().tag_ub() : INT_MAX;
-}
 
 void fatal(Rank& rank, const char* call, int code, const std::string& message) {
   rank.process().abort(code, "pure: rank " + std::to_string(rank.world()) + ": " + call + ": " +
@@ -81,16 +75,17 @@ int source_arg(const Comm& comm, int source) {
   return comm.index_of(source);
 }
 
-void send_tag_arg(int tag) {
-  if (tag < 0 || tag > tag_upper_bound())
-    fail(PURE_ERR_TAG, "invalid tag %d (send tags must be between 0 and %d)", tag,
-         tag_upper_bound());
+void send_tag_arg(Call& c, int tag) {
+  const int ub = c.rank.process().tag_ub();
+  if (tag < 0 || tag > ub)
+    fail(PURE_ERR_TAG, "invalid tag %d (send tags must be between 0 and %d)", tag, ub);
 }
 
-void recv_tag_arg(int tag) {
-  if (tag != PURE_ANY_TAG && (tag < 0 || tag > tag_upper_bound()))
+void recv_tag_arg(Call& c, int tag) {
+  const int ub = c.rank.process().tag_ub();
+  if (tag != PURE_ANY_TAG && (tag < 0 || tag > ub))
     fail(PURE_ERR_TAG, "invalid tag %d (receive tags must be PURE_ANY_TAG or between 0 and %d)",
-         tag, tag_upper_bound());
+         tag, ub);
 }
 
 }  // namespace pure::api

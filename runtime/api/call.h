@@ -56,8 +56,7 @@ void buffer_arg(const void* buf, int count, const Datatype& type);
 int dest_arg(const Comm& comm, int dest);
 // Rank index of a source; also accepts PURE_ANY_SOURCE (-1) and PURE_PROC_NULL.
 int source_arg(const Comm& comm, int source);
-void send_tag_arg(int tag);
-void recv_tag_arg(int tag);
-int tag_upper_bound();
+void send_tag_arg(Call& c, int tag);
+void recv_tag_arg(Call& c, int tag);
 
 }  // namespace pure::api

@@ -37,7 +37,7 @@ Message check_send(Call& c, const void* buf, int count, PURE_Datatype datatype, 
   TypeRef t = type_arg(c, datatype);
   buffer_arg(buf, count, *t.type);
   int peer = dest_arg(cm, dest);
-  send_tag_arg(tag);
+  send_tag_arg(c, tag);
   return {&cm, std::move(t), peer};
 }
 
@@ -48,7 +48,7 @@ Message check_recv(Call& c, const void* buf, int count, PURE_Datatype datatype, 
   TypeRef t = type_arg(c, datatype);
   buffer_arg(buf, count, *t.type);
   int peer = source_arg(cm, source);
-  recv_tag_arg(tag);
+  recv_tag_arg(c, tag);
   return {&cm, std::move(t), peer};
 }
 
@@ -512,7 +512,7 @@ int pure_iprobe(int source, int tag, PURE_Comm comm, int* flag, PURE_Status* sta
     Comm& cm = comm_arg(c, comm);
     if (!flag) fail(PURE_ERR_ARG, "null flag pointer");
     int peer = source_arg(cm, source);
-    recv_tag_arg(tag);
+    recv_tag_arg(c, tag);
     if (peer == PURE_PROC_NULL) {
       *flag = 1;
       return proc_null_status(status);
@@ -526,7 +526,7 @@ int pure_probe(int source, int tag, PURE_Comm comm, PURE_Status* status) {
   return call("pure_probe", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     int peer = source_arg(cm, source);
-    recv_tag_arg(tag);
+    recv_tag_arg(c, tag);
     if (peer == PURE_PROC_NULL) return proc_null_status(status);
     Endpoint& p2p = c.rank.p2p();
     c.rank.wait_until([&] { return p2p.iprobe(peer, cm.context(), tag, &cm, status); },
