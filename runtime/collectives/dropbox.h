@@ -93,6 +93,14 @@ struct alignas(kDropboxLine) PairLine {
 struct Slot {
   Line line[2];  // by round parity
 };
+
+// Two-member communicators: where each member stages an allreduce input too
+// big for its arrival line, by round parity (reduce.cpp, two_staged). Only
+// the member itself writes its stage; the reuse rule is the arrival lines'.
+constexpr std::size_t kPairStageBytes = 2048;
+struct alignas(kDropboxLine) PairStage {
+  unsigned char data[kPairStageBytes];
+};
 static_assert(sizeof(Slot) == 2 * kDropboxLine, "a slot is two cache lines");
 
 // What the leader hands each member when a communicator is created from this
@@ -117,6 +125,7 @@ class Dropbox {
         slots_(new Slot[static_cast<std::size_t>(size)]),
         cursors_(new RingCursor[static_cast<std::size_t>(size)]),
         reduce_ring_(new Line[static_cast<std::size_t>(size) * kRingDepth]),
+        pair_stage_(size == 2 ? new PairStage[4] : nullptr),
         a2a_cursors_(new AlltoallCursor[static_cast<std::size_t>(size)]) {}
   ~Dropbox() { delete[] a2a_ring_.load(std::memory_order_acquire); }
   Dropbox(const Dropbox&) = delete;
@@ -128,6 +137,10 @@ class Dropbox {
   }
   Line& release(std::uint64_t round) { return release_[round & 1]; }
   PairLine& pair() { return pair_; }
+  // Two-member communicators only.
+  unsigned char* pair_stage(int member, std::uint64_t round) {
+    return pair_stage_[static_cast<std::size_t>(member) * 2 + (round & 1)].data;
+  }
   // Ranks sharing cores: members that found themselves the last to arrive
   // at a round compete for being its writer here (Round::claim_writer).
   std::atomic<std::uint64_t>& writer_claim(std::uint64_t round) { return claims_[round & 1].seq; }
@@ -176,6 +189,7 @@ class Dropbox {
   std::unique_ptr<RingCursor[]> cursors_;
   Line bcast_ring_[kRingDepth];
   std::unique_ptr<Line[]> reduce_ring_;  // member-major
+  std::unique_ptr<PairStage[]> pair_stage_;  // member-major, then parity
   RingDone reduce_done_;
   std::unique_ptr<AlltoallCursor[]> a2a_cursors_;
   std::atomic<Line*> a2a_ring_{nullptr};
