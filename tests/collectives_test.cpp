@@ -738,6 +738,22 @@ TEST(CollectiveErrors, PairAllreduceCountMismatchAcrossPaths) {
   }
 }
 
+// The same with errors returned, and counts far enough apart that the
+// bigger one goes to the partitioned reducer, which waits for member 0's
+// release: both ranks get the error back, neither waits forever.
+TEST(CollectiveErrors, PairAllreduceCountMismatchReturnedOnBothPaths) {
+  for (int big_rank : {0, 1}) {
+    EXPECT_EQ(0, run_ranks(2, [big_rank](int rank, int) {
+      pure_comm_set_errhandler(PURE_COMM_WORLD, PURE_ERRORS_RETURN);
+      std::vector<int> x(1000, 1), y(1000);
+      EXPECT_EQ(pure_allreduce(x.data(), y.data(), rank == big_rank ? 1000 : 2, PURE_INT,
+                               PURE_SUM, PURE_COMM_WORLD),
+                PURE_ERR_COUNT)
+          << "rank " << rank << ", rank with 1000 ints: " << big_rank;
+    }));
+  }
+}
+
 TEST(CollectiveErrors, SmallReduceCountMismatch) {
   auto r = run_ranks_capturing(3, [](int rank, int) {
     int x[2] = {1, 2}, y[2];
