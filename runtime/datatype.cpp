@@ -449,6 +449,10 @@ void pack(const void* src, std::size_t count, const Datatype& type, std::size_t 
           void* out, std::size_t bytes) {
   if (bytes == 0) return;
   require_within(offset + bytes, count, type, "pack: range beyond source");
+  if (type.contiguous()) {  // the common case: one copy, no cursors
+    copy_bytes(out, static_cast<const char*>(src) + type.true_lb() + offset, bytes);
+    return;
+  }
   LayoutCursor from(src, type, offset);
   LayoutCursor to(out);
   transfer(from, to, bytes);
@@ -458,6 +462,10 @@ void unpack(const void* in, std::size_t bytes, void* dst, std::size_t count,
             const Datatype& type, std::size_t offset) {
   if (bytes == 0) return;
   require_within(offset + bytes, count, type, "unpack: range beyond destination");
+  if (type.contiguous()) {
+    copy_bytes(static_cast<char*>(dst) + type.true_lb() + offset, in, bytes);
+    return;
+  }
   LayoutCursor from(in);
   LayoutCursor to(dst, type, offset);
   transfer(from, to, bytes);
