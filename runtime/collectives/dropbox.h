@@ -90,6 +90,17 @@ struct alignas(kDropboxLine) PairLine {
   std::atomic<std::uint64_t> seq[2] = {0, 0};
 };
 
+// Asks for the line at `p` in exclusive state, ahead of a store to it: for
+// a line of ours that nobody reads until we publish it again, so that the
+// store does not wait for the line to come back from its last reader.
+inline void prefetch_for_write(const void* p) {
+#if defined(__x86_64__)
+  asm volatile("prefetchw %0" ::"m"(*static_cast<const char*>(p)));
+#else
+  __builtin_prefetch(p, 1, 3);
+#endif
+}
+
 struct Slot {
   Line line[2];  // by round parity
 };

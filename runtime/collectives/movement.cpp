@@ -448,6 +448,10 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
                  me);
     }
   }
+  // Our lines of call t+1 are those of call t-1, whose readers are all done
+  // (see above): take them exclusive now, ahead of the next call's stores.
+  for (int j = 1; j < n; ++j)
+    prefetch_for_write(&Dropbox::a2a_slot(ring, n, me, (me + j) % n, t + 1));
   // Done with our column of call t. Only senders of pointers wait for that,
   // and only for this call, so without one here nobody needs a wake-up.
   cursor.read.store(t, std::memory_order_release);

@@ -103,14 +103,6 @@ void local_copy(const ReduceArgs& a) {
     copy_range(a.send, a.count, *a.type, a.recv, a.count, *a.type, 0, a.count * a.type->size());
 }
 
-inline void prefetch_for_write(const void* p) {
-#if defined(__x86_64__)
-  asm volatile("prefetchw %0" ::"m"(*static_cast<const char*>(p)));
-#else
-  __builtin_prefetch(p, 1, 3);
-#endif
-}
-
 // Copies of up to a line's payload: the common sizes compile to moves
 // instead of a call into libc (two of them per small allreduce).
 inline void line_copy(void* to, const void* from, std::size_t n) {
