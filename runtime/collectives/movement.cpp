@@ -107,6 +107,9 @@ void ring_bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t
                     WaitSite{call, root, -1});
   }
   const std::int64_t sent = slot.check;
+  // The root runs ahead of us (that is what the ring is for): its next slot
+  // is likely written already, so start fetching it.
+  __builtin_prefetch(&box.bcast_slot(t + 1));
   if (sent == static_cast<std::int64_t>(bytes)) unpack(slot.payload.data, bytes, buf, count, type, 0);
   // Done with the slot: the root that comes back to it may be waiting.
   cursor.bcast_read.store(t, std::memory_order_release);

@@ -310,6 +310,9 @@ void ring_reduce(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
     if (slot.check != static_cast<std::int64_t>(red.bytes()) && error.empty())
       error = mismatch("count", k, slot.check, me, static_cast<long long>(red.bytes()));
     ins[k] = red.view_at(slot.payload.data);
+    // The contributors run ahead of the root (that is what the ring is
+    // for): their next slot is likely written already, so start fetching it.
+    __builtin_prefetch(&box.reduce_slot(k, t + 1));
   }
   void* acc = red.buffer(scratch.acc, red.items());
   if (error.empty()) fold(red, ins, 0, n - 1, 0, red.items(), acc);
