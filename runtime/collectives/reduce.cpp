@@ -316,9 +316,14 @@ void ring_reduce(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
   }
   void* acc = red.buffer(scratch.acc, red.items());
   if (error.empty()) fold(red, ins, 0, n - 1, 0, red.items(), acc);
-  done.reduce_done.store(t, std::memory_order_release);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (done.waiters.load(std::memory_order_relaxed) != 0) wake_others(rank, comm);
+  // Published every kReduceDoneBatch calls only (ring.h): contributors
+  // that wait for it poll the line, and a store to it every call would
+  // put a transfer before the fence below on every call.
+  if (t % kReduceDoneBatch == 0) {
+    done.reduce_done.store(t, std::memory_order_release);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (done.waiters.load(std::memory_order_relaxed) != 0) wake_others(rank, comm);
+  }
   if (!error.empty()) fail(PURE_ERR_COUNT, "%s", error.c_str());
   red.deliver(acc, a.recv);
 }
