@@ -112,10 +112,15 @@ void ring_bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t
   __builtin_prefetch(&box.bcast_slot(t + 1));
   if (sent == static_cast<std::int64_t>(bytes)) unpack(slot.payload.data, bytes, buf, count, type, 0);
   // Done with the slot: the root that comes back to it may be waiting.
-  cursor.bcast_read.store(t, std::memory_order_release);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  const int waker = cursor.waker.load(std::memory_order_relaxed);
-  if (waker != 0) rank.process().rank_of_world(waker - 1).parker().notify();
+  // Said every kRingPublishBatch calls only (ring.h): a root that has
+  // filled the ring polls this line, and a store every call would wait
+  // for it in the fence below.
+  if (t % kRingPublishBatch == 0) {
+    cursor.bcast_read.store(t, std::memory_order_release);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    const int waker = cursor.waker.load(std::memory_order_relaxed);
+    if (waker != 0) rank.process().rank_of_world(waker - 1).parker().notify();
+  }
   if (sent != static_cast<std::int64_t>(bytes))
     fail(PURE_ERR_COUNT,
          "bcast size mismatch: rank %d expects %lld bytes but root %d sends %lld (counts and "

@@ -316,10 +316,10 @@ void ring_reduce(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
   }
   void* acc = red.buffer(scratch.acc, red.items());
   if (error.empty()) fold(red, ins, 0, n - 1, 0, red.items(), acc);
-  // Published every kReduceDoneBatch calls only (ring.h): contributors
+  // Published every kRingPublishBatch calls only (ring.h): contributors
   // that wait for it poll the line, and a store to it every call would
   // put a transfer before the fence below on every call.
-  if (t % kReduceDoneBatch == 0) {
+  if (t % kRingPublishBatch == 0) {
     done.reduce_done.store(t, std::memory_order_release);
     std::atomic_thread_fence(std::memory_order_seq_cst);
     if (done.waiters.load(std::memory_order_relaxed) != 0) wake_others(rank, comm);

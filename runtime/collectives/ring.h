@@ -85,15 +85,20 @@ namespace pure {
 // depth 8: bcast 0.86 us, reduce 0.98 us; 32: 0.30 and 0.40 us (64 gains
 // little more, and a communicator's reduce ring is members x depth lines).
 constexpr std::uint64_t kRingDepth = 32;
-// The reduce root publishes `reduce_done` only at calls that are multiples
-// of this. That is enough: a contributor at call t waits for t - kRingDepth,
-// and every member finishes its earlier calls (a root its fold) before it
-// writes its slot of the next, so the root of a later call that publishes
-// vouches for all before it; between t - kRingDepth and t - 1 there is
-// always a multiple of the batch, and the roots of those calls will run
-// because the contributor's own slots of those calls are written.
-constexpr std::uint64_t kReduceDoneBatch = 8;
-static_assert(kRingDepth >= 2 * kReduceDoneBatch, "a contributor must find a publishing call in reach");
+// The side of a ring that waits publishes how far it got only at calls
+// that are multiples of this: a bcast member its `bcast_read`, a reduce
+// root `reduce_done`. The other side polls that line once it has filled the
+// ring, and a store to it on every call would have to take the line back
+// first (with a seq_cst fence after it, on every call). It is enough: a
+// bcast root or reduce contributor at call t waits for t - kRingDepth, and
+// there is a multiple of the batch between t - kRingDepth and t - 1. The
+// member it waits for gets there without waiting on it, since every slot
+// of those calls is written (the waiter finished them), and for reduce a
+// later root's publication vouches for every earlier call, because every
+// member finishes its earlier calls (a root its fold) before it writes its
+// slot of the next.
+constexpr std::uint64_t kRingPublishBatch = 8;
+static_assert(kRingDepth >= 2 * kRingPublishBatch, "a waiter must find a publishing call in reach");
 // Alltoall calls whose lines exist at once (see above: two always suffice).
 constexpr std::uint64_t kAlltoallDepth = 2;
 
