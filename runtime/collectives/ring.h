@@ -19,18 +19,22 @@
 //   of slot t % kRingDepth is done: the previous writer of that slot, a
 //   reader of it or the same rank, is ordered before us through that),
 //   packs the data into the slot and publishes it with a release store of t
-//   to the slot's seq. A reader waits for that seq, copies the data out and
-//   publishes t in its `bcast_read` (release).
+//   to the slot's seq. A reader waits for that seq, copies the data out and,
+//   when t is a multiple of kRingPublishBatch, publishes t in its
+//   `bcast_read` (release).
 // * reduce: one ring of kRingDepth lines per member. A non-root member
 //   waits until `reduce_done` is at least t - kRingDepth, copies its input
 //   into its slot t % kRingDepth and publishes t there. The root waits for
-//   every member's slot, folds them in rank order and publishes t in
-//   `reduce_done`. Roots finish in call order (the root of t+1 folds only
+//   every member's slot, folds them in rank order and, when t is a multiple
+//   of kRingPublishBatch, publishes t in `reduce_done`. Roots finish in
+//   call order (the root of t+1 folds only
 //   after the root of t contributed to t+1, which it does after finishing
 //   t), so that one word is monotonic and covers every earlier call.
 //
 // A writer scans the others' words only when its cached bound (RingCursor)
 // is too low, i.e. about once every kRingDepth calls when readers keep up.
+// The reader of a slot prefetches the next one: the writer runs ahead, so
+// it is usually written already.
 //
 // Wake-ups (everyone who waits parks when oversubscribed, so whoever makes
 // the condition true notifies the waiter's Parker):
