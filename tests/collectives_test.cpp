@@ -636,28 +636,32 @@ TEST_P(Collectives, BackToBackMixed) {
 // Two ranks: an allreduce on a predefined type takes the API's shortcut
 // (coll::pair_allreduce) while the same data described by a derived type
 // takes the general path; the two meet in one exchange, in either role and
-// in place or not, and both get the sum of rank 0's and rank 1's values.
+// in place or not, on the shared line (8 and 16 B) and on arrival lines
+// (24 B), and both get the sum of rank 0's and rank 1's values.
 TEST(CollectivesPair, ShortcutAndGeneralPathMeet) {
   EXPECT_EQ(0, run_ranks(2, [](int rank, int) {
-    PURE_Datatype three;
-    EXPECT_PURE_OK(pure_type_contiguous(3, PURE_DOUBLE, &three));
-    EXPECT_PURE_OK(pure_type_commit(&three));
-    for (int k = 0; k < 200; ++k) {
-      const bool derived = (rank + k) % 2 == 1;  // alternate who takes which path
-      const bool in_place = (k / 2) % 2 == 1;
-      double in[3], out[3];
-      for (int i = 0; i < 3; ++i) {
-        in[i] = (rank + 1) * 100.0 + i + k;
-        out[i] = in_place ? in[i] : -1;
+    for (int n = 1; n <= 3; ++n) {
+      PURE_Datatype block;
+      EXPECT_PURE_OK(pure_type_contiguous(n, PURE_DOUBLE, &block));
+      EXPECT_PURE_OK(pure_type_commit(&block));
+      for (int k = 0; k < 200; ++k) {
+        const bool derived = (rank + k) % 2 == 1;  // alternate who takes which path
+        const bool in_place = (k / 2) % 2 == 1;
+        double in[3], out[3];
+        for (int i = 0; i < n; ++i) {
+          in[i] = (rank + 1) * 100.0 + i + k;
+          out[i] = in_place ? in[i] : -1;
+        }
+        const void* send = in_place ? PURE_IN_PLACE : static_cast<const void*>(in);
+        if (derived)
+          EXPECT_PURE_OK(pure_allreduce(send, out, 1, block, PURE_SUM, PURE_COMM_WORLD));
+        else
+          EXPECT_PURE_OK(pure_allreduce(send, out, n, PURE_DOUBLE, PURE_SUM, PURE_COMM_WORLD));
+        for (int i = 0; i < n; ++i)
+          ASSERT_EQ(out[i], 300.0 + 2 * (i + k)) << "n " << n << " k " << k << " i " << i;
       }
-      const void* send = in_place ? PURE_IN_PLACE : static_cast<const void*>(in);
-      if (derived)
-        EXPECT_PURE_OK(pure_allreduce(send, out, 1, three, PURE_SUM, PURE_COMM_WORLD));
-      else
-        EXPECT_PURE_OK(pure_allreduce(send, out, 3, PURE_DOUBLE, PURE_SUM, PURE_COMM_WORLD));
-      for (int i = 0; i < 3; ++i) ASSERT_EQ(out[i], 300.0 + 2 * (i + k)) << "k " << k << " i " << i;
+      EXPECT_PURE_OK(pure_type_free(&block));
     }
-    EXPECT_PURE_OK(pure_type_free(&three));
   }));
 }
 
@@ -719,22 +723,28 @@ TEST(CollectiveErrors, AllreduceCountMismatch) {
   }
 }
 
-// Two ranks whose counts send them down different paths: one through the
-// exchange of a line (coll::pair_allreduce), the other through flat
-// combining. Both must report the mismatch, whichever rank is which.
+// Two ranks whose counts send them down different two-member paths: the
+// shared line (up to 16 B) against an arrival line (5 ints), or against a
+// staged exchange (20 ints). Both must report the mismatch, whichever rank
+// is which.
 TEST(CollectiveErrors, PairAllreduceCountMismatchAcrossPaths) {
-  for (int big_rank : {0, 1}) {
-    auto r = run_ranks_capturing(2, [big_rank](int rank, int) {
-      std::vector<int> x(20, 1), y(20);
-      pure_allreduce(x.data(), y.data(), rank == big_rank ? 20 : 2, PURE_INT, PURE_SUM,
-                     PURE_COMM_WORLD);
-    });
-    EXPECT_EQ(r.code, PURE_ERR_COUNT) << "rank with 20 ints: " << big_rank;
-    const std::string rank1 = big_rank == 1 ? "80" : "8";
-    const std::string rank0 = big_rank == 0 ? "80" : "8";
-    EXPECT_NE(r.err.find("count mismatch: rank 1 passes " + rank1 + " bytes of data but rank 0 passes " + rank0),
-              std::string::npos)
-        << r.err;
+  const int pairs[][2] = {{2, 20}, {4, 5}};
+  for (const auto& counts : pairs) {
+    for (int big_rank : {0, 1}) {
+      auto r = run_ranks_capturing(2, [&counts, big_rank](int rank, int) {
+        std::vector<int> x(20, 1), y(20);
+        pure_allreduce(x.data(), y.data(), rank == big_rank ? counts[1] : counts[0], PURE_INT,
+                       PURE_SUM, PURE_COMM_WORLD);
+      });
+      EXPECT_EQ(r.code, PURE_ERR_COUNT) << "rank with " << counts[1] << " ints: " << big_rank;
+      const std::string big = std::to_string(4 * counts[1]), small = std::to_string(4 * counts[0]);
+      const std::string rank1 = big_rank == 1 ? big : small;
+      const std::string rank0 = big_rank == 0 ? big : small;
+      EXPECT_NE(r.err.find("count mismatch: rank 1 passes " + rank1 +
+                           " bytes of data but rank 0 passes " + rank0),
+                std::string::npos)
+          << r.err;
+    }
   }
 }
 

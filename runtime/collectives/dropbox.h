@@ -90,6 +90,19 @@ struct alignas(kDropboxLine) PairLine {
   std::atomic<std::uint64_t> seq[2] = {0, 0};
 };
 
+// Two-member allreduce of up to kDuoBytes: the same idea with data, one
+// line per round parity, a half per member (reduce.cpp, exchange_inline).
+constexpr std::size_t kDuoBytes = 16;
+struct alignas(kDropboxLine) DuoLine {
+  struct Half {
+    std::atomic<std::uint64_t> seq{0};
+    std::int64_t check = 0;
+    unsigned char data[kDuoBytes]{};
+  };
+  Half half[2];
+};
+static_assert(sizeof(DuoLine) == kDropboxLine, "both halves share one cache line");
+
 // Asks for the line at `p` in exclusive state, ahead of a store to it: for
 // a line of ours that nobody reads until we publish it again, so that the
 // store does not wait for the line to come back from its last reader.
@@ -148,6 +161,7 @@ class Dropbox {
   }
   Line& release(std::uint64_t round) { return release_[round & 1]; }
   PairLine& pair() { return pair_; }
+  DuoLine& duo(std::uint64_t round) { return duo_[round & 1]; }
   // Two-member communicators only.
   unsigned char* pair_stage(int member, std::uint64_t round) {
     return pair_stage_[static_cast<std::size_t>(member) * 2 + (round & 1)].data;
@@ -194,6 +208,7 @@ class Dropbox {
   Line release_[2];
   Line claims_[2];  // only .seq is used
   PairLine pair_;
+  DuoLine duo_[2];
   std::vector<unsigned char> result_[2];
   std::string error_[2];
   std::vector<NewComm> created_[2];

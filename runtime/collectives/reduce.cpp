@@ -115,41 +115,67 @@ inline void line_copy(void* to, const void* from, std::size_t n) {
   }
 }
 
-// Publishes `bytes` of `in` with check `bytes` on our arrival line and waits
-// for the peer's: the exchange of two_inline and pair_allreduce. Returns the
-// peer's line. Our own line is not read again after publishing: the peer's
-// read may take it over (a migratory line), and reading it back would cost
-// one more transfer (2 ranks, 8 B: 0.080 -> 0.071 us).
-// `in` nullptr: the data travels elsewhere (two_staged) and only the check
-// goes on the line.
-const Line& exchange_inline(Round& r, const void* in, std::size_t bytes) {
-  const int peer = 1 - r.me();
-  Line& mine = r.mine();
-  mine.check = static_cast<std::int64_t>(bytes);
-  if (in) line_copy(mine.payload.data, in, bytes);
-  r.arrive(peer);
-  r.wait_arrival(peer, r.seq());
-  const Line& other = r.of(peer);
-  // Our line of the next round (the other parity): nobody reads it before
-  // we publish it again, so ask for it exclusive now, and that store will
-  // not wait for the line to come back from the peer. 2 ranks, 8-32 B, 8
-  // alternating pairs: 0.066 -> 0.060 us (fast phase), 0.264 -> 0.250 us
-  // (slow phase). Not for two_staged: its 64-256 B calls got slower (0.34
-  // -> 0.39 us, slow phase). Not for the two-member barrier either: its
-  // shared line (PairLine) beats two lines with this prefetch (slow phase
-  // 0.213 against 0.240 us, 12 pairs).
-  if (in) prefetch_for_write(&r.box().arrival(r.me(), r.seq() + 1));
+// The two-member exchange of two_inline, pair_allreduce and two_staged:
+// publishes `bytes` of `in` with check `bytes` and waits for the peer's;
+// returns the peer's data. Up to kDuoBytes it goes in our half of the
+// round's DuoLine, more on our arrival line; `in` nullptr: only the check
+// goes on the line (two_staged's data is elsewhere). A peer whose count
+// sent it down another path arrives on the other line, or on its arrival
+// line for flat combining or the partitioned reducer: we look at both,
+// and both members report the mismatch. Our own line is not read again
+// after publishing: the peer's read may take it over (a migratory line),
+// and reading it back would cost one more transfer (8 B: 0.080 -> 0.071
+// us).
+const unsigned char* exchange_inline(Round& r, const void* in, std::size_t bytes) {
+  const int me = r.me();
+  const int peer = 1 - me;
+  const std::uint64_t s = r.seq();
   const std::int64_t ours = static_cast<std::int64_t>(bytes);
-  if (other.check != ours) {  // the same words on both members
-    const std::int64_t c0 = r.me() == 0 ? ours : other.check;
-    const std::int64_t c1 = r.me() == 0 ? other.check : ours;
+  DuoLine& duo = r.box().duo(s);
+  Line& mine = r.mine();
+  const bool in_duo = in && bytes <= kDuoBytes;
+  if (in_duo) {
+    DuoLine::Half& h = duo.half[me];
+    h.check = ours;
+    line_copy(h.data, in, bytes);
+    h.seq.store(s, std::memory_order_release);
+  } else {
+    mine.check = ours;
+    if (in) line_copy(mine.payload.data, in, bytes);
+    mine.seq.store(s, std::memory_order_release);
+  }
+  r.notify(peer);
+  const DuoLine::Half& their_half = duo.half[peer];
+  const Line& their_line = r.of(peer);
+  bool peer_duo = false;
+  r.wait_for(
+      [&] {
+        peer_duo = their_half.seq.load(std::memory_order_acquire) >= s;
+        return peer_duo || their_line.seq.load(std::memory_order_acquire) >= s;
+      },
+      peer);
+  const std::int64_t theirs = peer_duo ? their_half.check : their_line.check;
+  if (theirs != ours) {  // the same words on both members
+    if (in_duo) {  // a peer on its arrival line looks for our check there
+      mine.check = ours;
+      mine.seq.store(s, std::memory_order_release);
+      r.notify(peer);
+    }
+    const std::int64_t c0 = me == 0 ? ours : theirs;
+    const std::int64_t c1 = me == 0 ? theirs : ours;
     const std::string message = mismatch("count", 1, c1, 0, c0);
     // The peer's count may have sent it down a path with a writer (member
     // 0) whose release it waits for: as member 0, release the error.
-    if (r.me() == 0) r.release_error(PURE_ERR_COUNT, message);
+    if (me == 0) r.release_error(PURE_ERR_COUNT, message);
     fail(PURE_ERR_COUNT, "%s", message.c_str());
   }
-  return other;
+  // Our arrival line of the next round (the other parity): nobody reads it
+  // before we publish it again, so ask for it exclusive now, and that store
+  // will not wait for the line to come back from the peer (8-32 B, 8
+  // alternating pairs: 0.066 -> 0.060 us fast phase, 0.264 -> 0.250 slow).
+  // Not for two_staged: its 64-256 B calls got slower (0.34 -> 0.39 us).
+  if (in && !in_duo) prefetch_for_write(&r.box().arrival(me, s + 1));
+  return peer_duo ? their_half.data : their_line.payload.data;
 }
 
 // Allreduce of two members, predefined op, contiguous data from a line up
@@ -188,14 +214,14 @@ void two_staged(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& re
 void two_inline(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
   Round r(rank, comm, a.call);
   const void* in = red.input_view(a.send ? a.send : a.recv, rank.collectives().input);
-  const Line& other = exchange_inline(r, in, red.bytes());
+  const unsigned char* other = exchange_inline(r, in, red.bytes());
   if (root >= 0 && r.me() != root) return;
   // In place, the output is our input: fold from a copy of it.
   alignas(16) unsigned char own[kPayloadBytes];
   if (!a.send) std::memcpy(own, in, red.bytes());
   const void* ins[2];
   ins[r.me()] = a.send ? in : own;
-  ins[1 - r.me()] = other.payload.data;
+  ins[1 - r.me()] = other;
   fold(red, ins, 0, 1, 0, red.items(), red.output_view(a.recv, rank.collectives().output));
 }
 
@@ -414,20 +440,20 @@ bool pair_allreduce(Rank& rank, Comm& comm, const void* send, void* recv, int co
   const bool in_place = send == PURE_IN_PLACE;
   const void* in = in_place ? recv : send;
   Round r(rank, comm, "pure_allreduce");
-  const Line& other = exchange_inline(r, in, bytes);
+  const unsigned char* other = exchange_inline(r, in, bytes);
   // recv = in[0] op in[1], folded as everywhere else: acc = in[1], then
   // acc = in[0] op acc.
   const std::size_t n = static_cast<std::size_t>(count);
   if (r.me() == 1) {
     if (!in_place) line_copy(recv, in, bytes);
-    kernel(other.payload.data, recv, n);
+    kernel(other, recv, n);
   } else if (!in_place) {
-    line_copy(recv, other.payload.data, bytes);
+    line_copy(recv, other, bytes);
     kernel(in, recv, n);
   } else {
     alignas(16) unsigned char own[kPayloadBytes];
     line_copy(own, in, bytes);
-    line_copy(recv, other.payload.data, bytes);
+    line_copy(recv, other, bytes);
     kernel(own, recv, n);
   }
   return true;

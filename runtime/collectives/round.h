@@ -90,6 +90,15 @@ class Round {
     fail(code, "%s", message.c_str());
   }
 
+  // Wakes `member` (who may be parked on something we just published).
+  void notify(int member) { wake(member); }
+  // Waits through the tight spin and then the wait loop until done().
+  template <class Done>
+  void wait_for(Done&& done, int member) {
+    if (spin_until(done)) return;
+    rank_.wait_until(done, WaitSite{call_, member, -1});
+  }
+
   // The two-member barrier round (dropbox.h, PairLine).
   void pair_barrier() {
     std::atomic<std::uint64_t>* seq = box_.pair().seq;
