@@ -145,6 +145,9 @@ const unsigned char* exchange_inline(Round& r, const void* in, std::size_t bytes
     mine.seq.store(s, std::memory_order_release);
   }
   r.notify(peer);
+  // Our release stores of s (half or line) pair with the peer's acquire
+  // loads below, and theirs with ours: the check and data written before
+  // them are visible once their seq is.
   const DuoLine::Half& their_half = duo.half[peer];
   const Line& their_line = r.of(peer);
   bool peer_duo = false;

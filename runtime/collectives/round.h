@@ -99,7 +99,10 @@ class Round {
     rank_.wait_until(done, WaitSite{call_, member, -1});
   }
 
-  // The two-member barrier round (dropbox.h, PairLine).
+  // The two-member barrier round (dropbox.h, PairLine). Our release store
+  // of s pairs with the peer's acquire load of it, and theirs with ours:
+  // everything either member did before the barrier happens-before what
+  // the other does after it.
   void pair_barrier() {
     std::atomic<std::uint64_t>* seq = box_.pair().seq;
     const int peer = 1 - me_;
