@@ -117,15 +117,15 @@ inline void prefetch_for_write(const void* p) {
 struct Slot {
   Line line[2];  // by round parity
 };
+static_assert(sizeof(Slot) == 2 * kDropboxLine, "a slot is two cache lines");
 
 // Two-member communicators: where each member stages an allreduce input too
-// big for its arrival line, by round parity (reduce.cpp, two_staged). Only
+// big for its arrival line, by round parity (reduce.cpp, two_members). Only
 // the member itself writes its stage; the reuse rule is the arrival lines'.
 constexpr std::size_t kPairStageBytes = 2048;
 struct alignas(kDropboxLine) PairStage {
   unsigned char data[kPairStageBytes];
 };
-static_assert(sizeof(Slot) == 2 * kDropboxLine, "a slot is two cache lines");
 
 // What the leader hands each member when a communicator is created from this
 // one (split, dup, create).

@@ -11,18 +11,19 @@
 // * reduce (with a root) whose data fits a line (kPayloadBytes), any op:
 //   the ring (ring.h). The others leave once their input is in their ring
 //   slot; the root folds the slots in rank order;
-// * allreduce of two members, predefined op, contiguous data that fits a line: each
-//   publishes its data inline and reads the other's line, so the whole
-//   collective is one cache-line transfer each way. With a predefined type
-//   the flat API goes straight to pair_allreduce, the same exchange without
-//   a Reduction (2 ranks, 8 B: 0.072 -> 0.065 us);
+// * two members, predefined op, contiguous data that fits a line
+//   (two_members): each publishes its data and reads the other's, one
+//   exchange. Up to kDuoBytes both use one shared line, else their
+//   arrival lines. With a predefined type the flat API goes straight to
+//   pair_allreduce, the same exchange without a Reduction (2 ranks, 8 B:
+//   0.072 -> 0.065 us);
 // * allreduce of two members, predefined op, contiguous data up to
 //   kPairStageBytes (2 KiB) and below the partition threshold: the same
-//   exchange, with each member's data copied to its stage in the Dropbox
-//   (two_staged). 2 ranks, 64 B to 1 KiB: 0.59-0.76 -> 0.33-0.52 us in
-//   this VM's slow phase; at 2 KiB it ties with the partitioned reducer
-//   (slightly ahead in the fast phase, behind in the slow), at 4 KiB it
-//   loses (0.39 against 0.30);
+//   exchange, with each member's data copied to its stage in the Dropbox.
+//   2 ranks, 64 B to 1 KiB: 0.59-0.76 -> 0.33-0.52 us in this VM's slow
+//   phase; at 2 KiB it ties with the partitioned reducer (slightly ahead
+//   in the fast phase, behind in the slow), at 4 KiB it loses (0.39
+//   against 0.30);
 // * below the partition threshold (partition_threshold below), or any user
 //   op: flat combining, the writer (the root, or the leader for allreduce)
 //   folds everything; allreduce results go to the release line or a result
@@ -115,11 +116,11 @@ inline void line_copy(void* to, const void* from, std::size_t n) {
   }
 }
 
-// The two-member exchange of two_inline, pair_allreduce and two_staged:
+// The two-member exchange of two_members and pair_allreduce:
 // publishes `bytes` of `in` with check `bytes` and waits for the peer's;
 // returns the peer's data. Up to kDuoBytes it goes in our half of the
 // round's DuoLine, more on our arrival line; `in` nullptr: only the check
-// goes on the line (two_staged's data is elsewhere). A peer whose count
+// goes on the line (a staged input is elsewhere). A peer whose count
 // sent it down another path arrives on the other line, or on its arrival
 // line for flat combining or the partitioned reducer: we look at both,
 // and both members report the mismatch. Our own line is not read again
@@ -176,52 +177,29 @@ const unsigned char* exchange_inline(Round& r, const void* in, std::size_t bytes
   // before we publish it again, so ask for it exclusive now, and that store
   // will not wait for the line to come back from the peer (8-32 B, 8
   // alternating pairs: 0.066 -> 0.060 us fast phase, 0.264 -> 0.250 slow).
-  // Not for two_staged: its 64-256 B calls got slower (0.34 -> 0.39 us).
+  // Not for staged inputs: 64-256 B calls got slower (0.34 -> 0.39 us).
   if (in && !in_duo) prefetch_for_write(&r.box().arrival(me, s + 1));
   return peer_duo ? their_half.data : their_line.payload.data;
 }
 
-// Allreduce of two members, predefined op, contiguous data from a line up
-// to kPairStageBytes: each member copies its input to its stage in the
-// Dropbox and publishes the check on its arrival line; each then folds
-// straight from the other's stage. One exchange, where flat combining
-// needs two (up to the writer, then back) and a copy-out.
-void two_staged(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red) {
+// Two members, predefined op, contiguous data: one exchange (above). Data
+// that fits a line travels in it; bigger data (allreduce only, up to
+// kPairStageBytes) is first copied to our stage in the Dropbox, and each
+// member then folds straight from the other's stage: one exchange, where
+// flat combining needs two (up to the writer, then back) and a copy-out.
+void two_members(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
   Round r(rank, comm, a.call);
-  const int me = r.me();
   const std::size_t bytes = red.bytes();
   const void* in = red.input_view(a.send ? a.send : a.recv, rank.collectives().input);
-  std::memcpy(r.box().pair_stage(me, r.seq()), in, bytes);
-  exchange_inline(r, nullptr, bytes);
-  const void* theirs = r.box().pair_stage(1 - me, r.seq());
-  void* out = red.output_view(a.recv, rank.collectives().output);
-  const std::size_t n = red.items();
-  // out = in[0] op in[1], folded as everywhere else (acc = in[1], then
-  // acc = in[0] op acc). Our own stage is not read back (see
-  // exchange_inline); in place, our input is `out`, so member 0 folds from
-  // a copy of it.
-  if (me == 1) {
-    if (a.send) red.copy(in, out, n);
-    red.combine(theirs, out, n);
-  } else if (a.send) {
-    red.copy(theirs, out, n);
-    red.combine(in, out, n);
-  } else {
-    alignas(64) unsigned char own[kPairStageBytes];
-    std::memcpy(own, in, bytes);
-    red.copy(theirs, out, n);
-    red.combine(own, out, n);
-  }
-}
-
-void two_inline(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
-  Round r(rank, comm, a.call);
-  const void* in = red.input_view(a.send ? a.send : a.recv, rank.collectives().input);
-  const unsigned char* other = exchange_inline(r, in, red.bytes());
+  const bool staged = bytes > kPayloadBytes;
+  if (staged) std::memcpy(r.box().pair_stage(r.me(), r.seq()), in, bytes);
+  const void* other = exchange_inline(r, staged ? nullptr : in, bytes);
+  if (staged) other = r.box().pair_stage(1 - r.me(), r.seq());
   if (root >= 0 && r.me() != root) return;
-  // In place, the output is our input: fold from a copy of it.
-  alignas(16) unsigned char own[kPayloadBytes];
-  if (!a.send) std::memcpy(own, in, red.bytes());
+  // Our own line or stage is not read back (see exchange_inline). In
+  // place, the output is our input: fold from a copy of it.
+  alignas(16) unsigned char own[kPairStageBytes];
+  if (!a.send) std::memcpy(own, in, bytes);
   const void* ins[2];
   ins[r.me()] = a.send ? in : own;
   ins[1 - r.me()] = other;
@@ -417,11 +395,11 @@ void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
   }
   if (root >= 0 && red.view_bytes() <= kPayloadBytes) {
     ring_reduce(rank, comm, a, red, root);
-  } else if (comm.size() == 2 && !red.user() && !red.packed() && red.bytes() <= kPayloadBytes) {
-    two_inline(rank, comm, a, red, root);
-  } else if (root < 0 && comm.size() == 2 && !red.user() && !red.packed() &&
-             red.bytes() <= kPairStageBytes && red.bytes() < partition_threshold(rank)) {
-    two_staged(rank, comm, a, red);
+  } else if (comm.size() == 2 && !red.user() && !red.packed() &&
+             (red.bytes() <= kPayloadBytes ||
+              (root < 0 && red.bytes() <= kPairStageBytes &&
+               red.bytes() < partition_threshold(rank)))) {
+    two_members(rank, comm, a, red, root);
   } else if (!red.user() && red.bytes() >= partition_threshold(rank)) {
     partitioned(rank, comm, a, red, root);
   } else {

@@ -53,9 +53,7 @@ class Round {
   // Until `member` has arrived at round `at` or later.
   void wait_arrival(int member, std::uint64_t at) {
     Line& l = box_.arrival(member, at);
-    if (spin_until([&] { return l.seq.load(std::memory_order_acquire) >= at; })) return;
-    rank_.wait_until([&] { return l.seq.load(std::memory_order_acquire) >= at; },
-                     WaitSite{call_, member, -1});
+    wait_for([&] { return l.seq.load(std::memory_order_acquire) >= at; }, member);
   }
   // Until every member has arrived at round `at` or later.
   void wait_all(std::uint64_t at) {
@@ -77,10 +75,7 @@ class Round {
   // Until the writer released this round; throws the error it published.
   void wait_release() {
     Line& l = release_line();
-    if (!spin_until([&] { return l.seq.load(std::memory_order_acquire) >= s_; })) {
-      rank_.wait_until([&] { return l.seq.load(std::memory_order_acquire) >= s_; },
-                       WaitSite{call_, -1, -1});
-    }
+    wait_for([&] { return l.seq.load(std::memory_order_acquire) >= s_; }, -1);
     if (l.check != 0) fail(static_cast<int>(l.check), "%s", box_.error(s_).c_str());
   }
   // Writer side of a failed check: every member gets `message`.
@@ -92,7 +87,8 @@ class Round {
 
   // Wakes `member` (who may be parked on something we just published).
   void notify(int member) { wake(member); }
-  // Waits through the tight spin and then the wait loop until done().
+  // Waits through the tight spin and then the wait loop until done();
+  // `member` is who we wait for, for wait reports (-1: the round's writer).
   template <class Done>
   void wait_for(Done&& done, int member) {
     if (spin_until(done)) return;
@@ -109,9 +105,7 @@ class Round {
     seq[me_].store(s_, std::memory_order_release);
     wake(peer);
     const std::atomic<std::uint64_t>& theirs = seq[peer];
-    if (spin_until([&] { return theirs.load(std::memory_order_acquire) >= s_; })) return;
-    rank_.wait_until([&] { return theirs.load(std::memory_order_acquire) >= s_; },
-                     WaitSite{call_, peer, -1});
+    wait_for([&] { return theirs.load(std::memory_order_acquire) >= s_; }, peer);
   }
 
   // Moves on to the next round of the same call.
@@ -167,9 +161,7 @@ class Round {
       wake(kEveryone);
       return;
     }
-    if (l.seq.load(std::memory_order_acquire) >= s_) return;
-    rank_.wait_until([&] { return l.seq.load(std::memory_order_acquire) >= s_; },
-                     WaitSite{call_, -1, -1});
+    wait_for([&] { return l.seq.load(std::memory_order_acquire) >= s_; }, -1);
   }
 
  private:
