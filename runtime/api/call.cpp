@@ -1,6 +1,5 @@
 #include "api/call.h"
 
-
 namespace pure::api {
 
 void fatal(Rank& rank, const char* call, int code, const std::string& message) {

@@ -27,9 +27,9 @@
 //   into its slot t % kRingDepth and publishes t there. The root waits for
 //   every member's slot, folds them in rank order and, when t is a multiple
 //   of kRingPublishBatch, publishes t in `reduce_done`. Roots finish in
-//   call order (the root of t+1 folds only
-//   after the root of t contributed to t+1, which it does after finishing
-//   t), so that one word is monotonic and covers every earlier call.
+//   call order (the root of t+1 folds only after the root of t contributed
+//   to t+1, which it does after finishing t), so that one word is monotonic
+//   and covers every earlier call.
 //
 // A writer scans the others' words only when its cached bound (RingCursor)
 // is too low, i.e. about once every kRingDepth calls when readers keep up.
