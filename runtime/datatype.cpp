@@ -79,22 +79,10 @@ class LayoutCursor {
   std::ptrdiff_t extent_ = 0;
 };
 
-// Blocks of one or two basic elements are the common non-contiguous case
-// (a matrix column, a struct member); a fixed-size memcpy compiles to a single
-// move instead of a call into libc.
-inline void copy_bytes(void* to, const void* from, std::size_t n) {
-  switch (n) {
-    case 4: std::memcpy(to, from, 4); return;
-    case 8: std::memcpy(to, from, 8); return;
-    case 16: std::memcpy(to, from, 16); return;
-    default: std::memcpy(to, from, n); return;
-  }
-}
-
 void transfer(LayoutCursor& from, LayoutCursor& to, std::size_t n) {
   while (n != 0) {
     const std::size_t chunk = std::min(n, std::min(from.run(), to.run()));
-    copy_bytes(to.ptr(), from.ptr(), chunk);
+    copy_fixed(to.ptr(), from.ptr(), chunk);
     n -= chunk;
     if (n == 0) break;
     from.advance(chunk);
@@ -450,7 +438,7 @@ void pack(const void* src, std::size_t count, const Datatype& type, std::size_t 
   if (bytes == 0) return;
   require_within(offset + bytes, count, type, "pack: range beyond source");
   if (type.contiguous()) {  // the common case: one copy, no cursors
-    copy_bytes(out, static_cast<const char*>(src) + type.true_lb() + offset, bytes);
+    copy_fixed(out, static_cast<const char*>(src) + type.true_lb() + offset, bytes);
     return;
   }
   LayoutCursor from(src, type, offset);
@@ -463,7 +451,7 @@ void unpack(const void* in, std::size_t bytes, void* dst, std::size_t count,
   if (bytes == 0) return;
   require_within(offset + bytes, count, type, "unpack: range beyond destination");
   if (type.contiguous()) {
-    copy_bytes(static_cast<char*>(dst) + type.true_lb() + offset, in, bytes);
+    copy_fixed(static_cast<char*>(dst) + type.true_lb() + offset, in, bytes);
     return;
   }
   LayoutCursor from(in);

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -20,6 +21,19 @@ struct Block {
   std::ptrdiff_t offset;
   std::size_t length;
 };
+
+// Copies n bytes. The sizes of one to a few basic elements (4, 8, 16 and 32
+// bytes) compile to moves instead of a call into libc: the common blocks of
+// non-contiguous types and the payloads of small collectives.
+inline void copy_fixed(void* to, const void* from, std::size_t n) {
+  switch (n) {
+    case 4: std::memcpy(to, from, 4); return;
+    case 8: std::memcpy(to, from, 8); return;
+    case 16: std::memcpy(to, from, 16); return;
+    case 32: std::memcpy(to, from, 32); return;
+    default: std::memcpy(to, from, n); return;
+  }
+}
 
 inline bool operator==(const Block& a, const Block& b) {
   return a.offset == b.offset && a.length == b.length;

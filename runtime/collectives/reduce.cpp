@@ -104,18 +104,6 @@ void local_copy(const ReduceArgs& a) {
     copy_range(a.send, a.count, *a.type, a.recv, a.count, *a.type, 0, a.count * a.type->size());
 }
 
-// Copies of up to a line's payload: the common sizes compile to moves
-// instead of a call into libc (two of them per small allreduce).
-inline void line_copy(void* to, const void* from, std::size_t n) {
-  switch (n) {
-    case 4: std::memcpy(to, from, 4); return;
-    case 8: std::memcpy(to, from, 8); return;
-    case 16: std::memcpy(to, from, 16); return;
-    case 32: std::memcpy(to, from, 32); return;
-    default: std::memcpy(to, from, n); return;
-  }
-}
-
 // The two-member exchange of two_members and pair_allreduce:
 // publishes `bytes` of `in` with check `bytes` and waits for the peer's;
 // returns the peer's data. Up to kDuoBytes it goes in our half of the
@@ -138,11 +126,11 @@ const unsigned char* exchange_inline(Round& r, const void* in, std::size_t bytes
   if (in_duo) {
     DuoLine::Half& h = duo.half[me];
     h.check = ours;
-    line_copy(h.data, in, bytes);
+    copy_fixed(h.data, in, bytes);
     h.seq.store(s, std::memory_order_release);
   } else {
     mine.check = ours;
-    if (in) line_copy(mine.payload.data, in, bytes);
+    if (in) copy_fixed(mine.payload.data, in, bytes);
     mine.seq.store(s, std::memory_order_release);
   }
   r.notify(peer);
@@ -426,15 +414,15 @@ bool pair_allreduce(Rank& rank, Comm& comm, const void* send, void* recv, int co
   // acc = in[0] op acc.
   const std::size_t n = static_cast<std::size_t>(count);
   if (r.me() == 1) {
-    if (!in_place) line_copy(recv, in, bytes);
+    if (!in_place) copy_fixed(recv, in, bytes);
     kernel(other, recv, n);
   } else if (!in_place) {
-    line_copy(recv, other, bytes);
+    copy_fixed(recv, other, bytes);
     kernel(in, recv, n);
   } else {
     alignas(16) unsigned char own[kPayloadBytes];
-    line_copy(own, in, bytes);
-    line_copy(recv, other, bytes);
+    copy_fixed(own, in, bytes);
+    copy_fixed(recv, other, bytes);
     kernel(own, recv, n);
   }
   return true;
