@@ -25,7 +25,7 @@ const char* const kKnownSettings[] = {
     "PURE_ABORT_GRACE",  "PURE_REDUCE_PARTITION",
     "PURE_CHUNK_POLICY", "PURE_STEAL_POLICY", "PURE_MAX_TASK_CHUNKS",
     "PURE_HELPERS",      "PURE_STATS",        "PURE_PROCS",
-    "PURE_RANK_MAP",
+    "PURE_RANK_MAP",     "PURE_FIBERS",
     "PURE_MPIRUN",  // purerun's, not the runtime's: the mpirun it starts processes with
 };
 
@@ -172,6 +172,11 @@ Config Config::from_env() {
     else if (std::strcmp(v, "spin") == 0) c.wait = WaitMode::spin;
     else if (std::strcmp(v, "park") == 0) c.wait = WaitMode::park;
     else bad("PURE_WAIT", v, "expected 'auto', 'spin' or 'park'");
+  }
+  if (const char* v = std::getenv("PURE_FIBERS")) {
+    if (std::strcmp(v, "auto") == 0) c.fibers = true;
+    else if (std::strcmp(v, "off") == 0) c.fibers = false;
+    else bad("PURE_FIBERS", v, "expected 'auto' or 'off'");
   }
   if (const char* v = std::getenv("PURE_DEADLOCK_TIMEOUT")) {
     if (!parse_seconds(v, &c.deadlock_timeout_s)) bad("PURE_DEADLOCK_TIMEOUT", v, "expected seconds, e.g. 10 or 0.5");

@@ -11,6 +11,7 @@
 #include "collectives/dropbox.h"
 #include "comm_net.h"
 #include "error.h"
+#include "fiber.h"
 #include "rank.h"
 #include "sched/scheduler.h"
 #include "topology.h"
@@ -39,6 +40,10 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
     world_net_ = CommNet::layout(world, map_, proc_);
     world_net_->create_world();
   }
+  // Ranks sharing cores take turns as fibers, one group per core (fiber.h).
+  // Not across processes: MPI keeps per-kernel-thread state of its own.
+  if (config_.fibers && oversubscribed_ && !cluster_ && Fibers::supported())
+    fibers_ = std::make_unique<Fibers>(ranks, Topology::get().cores());
   ranks_.reserve(static_cast<size_t>(ranks));
   for (int i = 0; i < ranks; ++i) ranks_.push_back(std::make_unique<Rank>(*this, i));
   scheduler_ = std::make_unique<sched::Scheduler>(*this);
@@ -80,8 +85,11 @@ void Process::abort(int code, const std::string& message) {
 void Process::rank_main(int index, const RankMain& entry, int argc, char** argv) {
   Rank& self = *ranks_[static_cast<size_t>(index)];
   // Processes sharing a node take consecutive cores (Cluster::node_offset).
-  if (config_.bind == Bind::core)
+  // With fibers only a group's host runs on its thread (on core `index`);
+  // the others' threads sleep while their ranks run on the host.
+  if (config_.bind == Bind::core && (!fibers_ || fibers_->host(index)))
     Topology::get().bind_current_thread(index + (cluster_ ? cluster_->node_offset() : 0));
+  if (fibers_) fibers_->enter(index);
   Rank::set_current(&self);
   const int world = world_rank(index);
 
@@ -119,6 +127,8 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
   }
   watchdog_cv_.notify_all();
+  // Runs the group's other ranks to their end; returns on our own thread.
+  if (fibers_) fibers_->leave(index);
 }
 
 int Process::run(const RankMain& entry, int argc, char** argv) {

@@ -26,6 +26,7 @@ namespace pure {
 class Rank;
 class Dropbox;
 class Cluster;
+class Fibers;
 struct CommNet;
 namespace sched {
 class Scheduler;
@@ -85,6 +86,10 @@ class Process {
   // The collective state every rank's PURE_COMM_WORLD shares.
   const std::shared_ptr<Dropbox>& world_dropbox() const { return world_dropbox_; }
 
+  // Whether ranks sharing a core are fibers taking turns on one thread
+  // (fiber.h): nullptr when they are not.
+  Fibers* fibers() const { return fibers_.get(); }
+
   // Process-wide fresh context ids for new communicators.
   int next_context() { return next_context_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -105,6 +110,7 @@ class Process {
   const int size_;  // fixed before any Rank is built: ranks size their tables by it
   bool oversubscribed_;
   std::shared_ptr<Dropbox> world_dropbox_;
+  std::unique_ptr<Fibers> fibers_;  // before ranks_: they refer to it
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::unique_ptr<sched::Scheduler> scheduler_;  // after ranks_: it refers to them
   std::unique_ptr<std::atomic<EagerQueue*>[]> queues_;

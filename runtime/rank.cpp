@@ -30,7 +30,11 @@ sched::Worker* Rank::current_worker() { return t_current.worker; }
 void Rank::set_current_worker(sched::Worker* worker) { t_current.worker = worker; }
 
 Rank::Rank(Process& process, int index)
-    : process_(process), index_(index), world_(process.world_rank(index)), policy_(process.backoff()) {
+    : process_(process),
+      index_(index),
+      world_(process.world_rank(index)),
+      fibers_(process.fibers()),
+      policy_(process.backoff()) {
   // A rank that spins long before it parks parks rarely: its notifiers can
   // skip their fence, and its rare parks pay for a process-wide barrier
   // (parker.h). Ranks sharing cores park all the time and keep the fences.

@@ -14,6 +14,7 @@
 #include "comm.h"
 #include "datatype.h"
 #include "error.h"
+#include "fiber.h"
 #include "parker.h"
 #include "wait.h"
 
@@ -80,6 +81,17 @@ class Rank {
   // Blocks until done() holds, through the staged wait loop (wait.h).
   template <class Done>
   void wait_until(Done&& done, const WaitSite& site);
+  // A poll (test, iprobe) found nothing. A program that polls in a loop
+  // never enters the wait loop, so with fibers each empty poll lets the next
+  // rank of the group run: it may be the one the poll waits for.
+  void poll_missed() {
+    if (fibers_) fibers_->yield(index_);
+  }
+  // Hands the core on for a moment: to the next rank of this core's group
+  // when ranks are fibers (fiber.h), else to the kernel.
+  void yield_core() {
+    if (!fibers_ || !fibers_->yield(index_)) sched_yield();
+  }
 
   // One step of everything this rank owes others: match posted receives,
   // push queued sends; `stuck` also drains full incoming queues so that their
@@ -103,11 +115,13 @@ class Rank {
   static constexpr std::uint32_t kDrainAfterRounds = 128;
   static constexpr long kRemotePollNs = 50'000;
   static constexpr std::uint32_t kAsymmetricSpinRounds = 1u << 12;
+  static constexpr std::uint32_t kFiberAloneRounds = 64;
 
   Process& process_;
   const int index_;
   const int world_;
   Parker parker_;
+  Fibers* const fibers_;  // nullptr unless ranks sharing cores are fibers
   State state_ = State::created;
   int thread_level_ = PURE_THREAD_SINGLE;
   HandleTable<std::unique_ptr<Comm>> comms_{PURE_HANDLE_KIND_COMM, 3};  // 1 world, 2 self
@@ -146,7 +160,12 @@ void Rank::wait_until(Done&& done, const WaitSite& site) {
                        std::memory_order_relaxed);  // progress, for the watchdog
       continue;
     }
-    if (round < policy_.spin_rounds) {
+    if (fibers_ && fibers_->yield(index_)) {
+      // Ranks sharing this core are fibers (fiber.h): the next one ran and
+      // it is our turn again. Waiting long, each turn also offers the core
+      // to other threads, should the job share the machine.
+      if (round >= kFiberAloneRounds) sched_yield();
+    } else if (round < policy_.spin_rounds) {
       // Polling MPI takes long enough by itself: no pause on top of it.
       if (!remote) cpu_relax();
     } else if (round < policy_.spin_rounds + policy_.yield_rounds) {

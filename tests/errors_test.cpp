@@ -422,6 +422,7 @@ TEST(Config, ValidSettingsAreRead) {
   setenv("PURE_DEADLOCK_TIMEOUT", "0.5", 1);
   setenv("PURE_ABORT_GRACE", "2", 1);
   setenv("PURE_REDUCE_PARTITION", "4K", 1);
+  setenv("PURE_FIBERS", "off", 1);
   const pure::Config c = pure::Config::from_env();
   EXPECT_EQ(c.ranks, 3);
   EXPECT_EQ(c.bind, pure::Bind::none);
@@ -431,6 +432,7 @@ TEST(Config, ValidSettingsAreRead) {
   EXPECT_EQ(c.deadlock_timeout_s, 0.5);
   EXPECT_EQ(c.abort_grace_s, 2.0);
   EXPECT_EQ(c.reduce_partition, 4096u);
+  EXPECT_FALSE(c.fibers);
 }
 
 TEST(Config, DefaultsWithoutSettings) {
@@ -441,6 +443,7 @@ TEST(Config, DefaultsWithoutSettings) {
   EXPECT_EQ(c.eager_limit, 8192u);
   EXPECT_EQ(c.queue_slots, 16);
   EXPECT_EQ(c.reduce_partition, pure::kReducePartitionAuto);
+  EXPECT_TRUE(c.fibers);
 }
 
 TEST(Config, EveryBadValueIsNamed) {
@@ -451,11 +454,13 @@ TEST(Config, EveryBadValueIsNamed) {
   setenv("PURE_FOO", "1", 1);
   setenv("PURE_WAIT", "sometimes", 1);
   setenv("PURE_REDUCE_PARTITION", "-1", 1);
+  setenv("PURE_FIBERS", "on", 1);
   const std::string err = config_error();
   EXPECT_TRUE(mentions(err, {"PURE_RANKS=abc", "PURE_BIND=socket", "PURE_EAGER_LIMIT=12Q",
-                             "PURE_FOO", "PURE_WAIT=sometimes", "PURE_REDUCE_PARTITION=-1"}));
+                             "PURE_FOO", "PURE_WAIT=sometimes", "PURE_REDUCE_PARTITION=-1",
+                             "PURE_FIBERS=on"}));
   // One line per bad value.
-  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 6) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 7) << err;
 }
 
 TEST(Config, OutOfRangeValuesAreNamed) {

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds and runs every test:
-#   1. the Release tree in build/ and its whole ctest suite;
+#   1. the Release tree in build/ and its whole ctest suite, then the tests
+#      labelled "concurrency" (those that run rank threads) again with
+#      PURE_FIBERS=off;
 #   2. an MPICH tree in build-mpich/ and the multi-process tests (label
 #      "multiproc") against it; the Release tree ran them against Open MPI;
-#   3. a ThreadSanitizer tree in build-tsan/ and the tests labelled
-#      "concurrency" (those that run rank threads).
+#   3. a ThreadSanitizer tree in build-tsan/ and the concurrency tests, with
+#      fibers and with PURE_FIBERS=off.
 # Also checks that include/pure/mpi.h matches pure.h. Exits non-zero when any
 # step fails; the last line is a one-line summary. Works from any directory.
 set -uo pipefail
@@ -42,8 +44,13 @@ fi
 
 step "mpi.h is up to date" bash tools/gen-mpi-header.sh --check
 
+# The concurrency tests run twice: as built (ranks that share a core are
+# fibers, runtime/fiber.h) and with PURE_FIBERS=off, where they are threads
+# the kernel runs at the same time (tests/harness.h reads it).
 if step "Release build (build/)" pure_build_release --verbose; then
   step "Release tests" ctest --test-dir build -j2 --output-on-failure --timeout 600
+  step "Release concurrency tests, PURE_FIBERS=off" env PURE_FIBERS=off \
+    ctest --test-dir build -L concurrency -j2 --output-on-failure --timeout 600 --no-tests=error
 fi
 
 # Jobs of several processes against the second MPI library (MPICH): the
@@ -67,6 +74,9 @@ tsan_build() {
 if step "ThreadSanitizer build (build-tsan/)" tsan_build; then
   export TSAN_OPTIONS=${TSAN_OPTIONS:-second_deadlock_stack=1}
   step "ThreadSanitizer concurrency tests" "${no_aslr[@]}" \
+    ctest --test-dir build-tsan -L concurrency -j2 --output-on-failure --timeout 900 \
+    --no-tests=error
+  step "ThreadSanitizer concurrency tests, PURE_FIBERS=off" env PURE_FIBERS=off "${no_aslr[@]}" \
     ctest --test-dir build-tsan -L concurrency -j2 --output-on-failure --timeout 900 \
     --no-tests=error
 fi

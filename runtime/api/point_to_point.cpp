@@ -309,7 +309,7 @@ int pure_test(PURE_Request* request, int* flag, PURE_Status* status) {
     // never gets to send the one we poll for (MPI's progress rule).
     c.rank.progress(true);
     *flag = c.rank.p2p().test(r);
-    if (!*flag) return;
+    if (!*flag) return c.rank.poll_missed();
     std::string why;
     int err = finish(c.rank, request, status, &why);
     if (err != PURE_SUCCESS) throw Error(err, why);
@@ -414,6 +414,7 @@ int pure_testall(int count, PURE_Request requests[], int* flag, PURE_Status stat
     c.rank.progress(true);
     *flag = all_done(c.rank.p2p(), count, requests);
     if (*flag) finish_all(c.rank, count, requests, statuses);
+    else c.rank.poll_missed();
   });
 }
 
@@ -444,6 +445,7 @@ int pure_testany(int count, PURE_Request requests[], int* index, int* flag, PURE
     int i = any_done(c.rank.p2p(), count, requests);
     *index = i == -1 ? PURE_UNDEFINED : i;
     *flag = i != -1;
+    if (i == -1) c.rank.poll_missed();
     if (i == -1 || i == PURE_UNDEFINED) return empty_status(i == -1 ? nullptr : status);
     std::string why;
     int err = finish(c.rank, &requests[i], status, &why);
@@ -472,6 +474,7 @@ int pure_testsome(int incount, PURE_Request requests[], int* outcount, int indic
     c.errors = comm_of_first(incount, requests);
     c.rank.progress(true);
     finish_some(c.rank, incount, requests, outcount, indices, statuses);
+    if (*outcount == 0) c.rank.poll_missed();
   });
 }
 
@@ -519,6 +522,7 @@ int pure_iprobe(int source, int tag, PURE_Comm comm, int* flag, PURE_Status* sta
     }
     c.rank.progress(true);  // drain full queues, as pure_test does
     *flag = c.rank.p2p().iprobe(peer, cm.context(), tag, &cm, status);
+    if (!*flag) c.rank.poll_missed();
   });
 }
 

@@ -288,7 +288,7 @@ void Endpoint::deliver_rendezvous(Request* r, int sender, int tag, RendezvousDes
   // blocked (unless preempted, hence the yield), so this wait is short.
   for (unsigned n = 0; d->chunks_done.load(std::memory_order_acquire) < d->chunks; ++n) {
     if (n < 4096) cpu_relax();
-    else sched_yield();
+    else self_.yield_core();
   }
   complete_recv(r, sender, tag, d->bytes, capacity);
   const int who = d->sender;

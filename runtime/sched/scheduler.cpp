@@ -128,7 +128,7 @@ void Scheduler::execute(Worker& worker, const TaskBody& body, std::int64_t reque
       // The job is ending (JobAborted, or an error in this rank's progress),
       // but stolen chunks still run user code that uses this stack frame: it
       // must not unwind before they are done.
-      while (!settled()) sched_yield();
+      while (!settled()) rank.yield_core();
       throw;
     }
   }
