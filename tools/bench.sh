@@ -376,7 +376,7 @@ coll_report() {
         if (n <= cores)
           printf "\n%d ranks, one per core. Pure: purerun -n %d --bind core. Open MPI: mpirun -np %d --bind-to core", n, n, n
         else
-          printf "\n%d ranks on %d cores. Pure: purerun -n %d (pinned round-robin, spin-yield-park waiting).\nOpen MPI: mpirun -np %d --oversubscribe --bind-to none", n, cores, n, n
+          printf "\n%d ranks on %d cores. Pure: purerun -n %d (ranks sharing a core are fibers, PURE_FIBERS=auto).\nOpen MPI: mpirun -np %d --oversubscribe --bind-to none", n, cores, n, n
         printf " (mpi_yield_when_idle %s).\n", (n in yield ? yield[n] : "?")
         printf "| %-9s | %10s | %10s | %10s | %8s | %8s |\n", "op", "size", "Pure", "Open MPI", "ratio", "paired"
         for (k = 0; k < rows[n]; ++k) {
