@@ -1,6 +1,8 @@
 #include "fiber.h"
 
+#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 
 #include <cstddef>
 #include <cstring>
@@ -133,6 +135,9 @@ struct alignas(64) Fibers::Fiber {
   // a release by the fiber that switches, an acquire by the one that runs.
   std::atomic<std::uint32_t> turn{0};
   std::unique_ptr<char[]> sleep_stack;
+  // Its kernel thread's signal mask before it went to sleep with every
+  // signal blocked: a handler run there would use the rank's thread-locals.
+  sigset_t signals;
 };
 
 struct Fibers::Group {
@@ -157,11 +162,6 @@ Fibers::Fibers(int ranks, int groups) {
 }
 
 Fibers::~Fibers() = default;
-
-bool Fibers::alone(int index) const {
-  const Fiber& f = *fibers_[static_cast<std::size_t>(index)];
-  return groups_[static_cast<std::size_t>(f.group)]->unfinished <= 1;
-}
 
 Fibers::Fiber* Fibers::next_unfinished(Fiber& from) const {
   const std::vector<Fiber*>& m = groups_[static_cast<std::size_t>(from.group)]->members;
@@ -212,6 +212,9 @@ void Fibers::enter(int index) {
   frame[5] = 0;                                              // rbx
   frame[6] = 0;                                              // rbp
   frame[7] = reinterpret_cast<std::uint64_t>(&pure_fiber_sleep);
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &me.signals);
   // Everything this thread did so far happens-before the host runs us.
   me.turn.store(1, std::memory_order_release);
   pure_fiber_switch(&me.sp, frame, me.fs);
@@ -241,6 +244,7 @@ void Fibers::leave(int index) {
   if (&me != &host) {
     // Back on our own kernel thread, sent here by the host below.
     (void)me.parked.load(std::memory_order_acquire);
+    pthread_sigmask(SIG_SETMASK, &me.signals, nullptr);
     return;
   }
   // The host, with every rank of the group done: each member's kernel

@@ -73,9 +73,6 @@ class Fibers {
   // the caller's turn comes again. False (at once) when the caller is its
   // group's only unfinished rank.
   bool yield(int index);
-  // Whether `index` is the only unfinished rank of its group. Only the
-  // running fiber of that group may ask.
-  bool alone(int index) const;
 
  private:
   struct Fiber;

@@ -31,6 +31,9 @@ void Parker::process_barrier() {
 }
 
 void Parker::park(std::uint32_t token, long timeout_ns) {
+  // A futex wait that times out or finds the word moved sets errno; the
+  // program's errno must not change across a Pure call that succeeds.
+  const int saved_errno = errno;
   timespec ts{timeout_ns / 1000000000L, timeout_ns % 1000000000L};
   // The kernel compares the word with `token` atomically with going to sleep,
   // so a wake() that moved the epoch in between makes this return at once.
@@ -38,12 +41,15 @@ void Parker::park(std::uint32_t token, long timeout_ns) {
           timeout_ns > 0 ? &ts : nullptr, nullptr, 0);
   // Withdraw the announcement if it is still ours; a notifier may have done it.
   state_.compare_exchange_strong(token, token & ~1u, std::memory_order_relaxed);
+  errno = saved_errno;
 }
 
 void Parker::sleep_for(long ns) {
+  const int saved_errno = errno;
   timespec ts{ns / 1000000000L, ns % 1000000000L};
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
   }
+  errno = saved_errno;
 }
 
 void Parker::wake(std::uint32_t seen) {

@@ -115,7 +115,7 @@ class Rank {
   static constexpr std::uint32_t kDrainAfterRounds = 128;
   static constexpr long kRemotePollNs = 50'000;
   static constexpr std::uint32_t kAsymmetricSpinRounds = 1u << 12;
-  static constexpr std::uint32_t kFiberAloneRounds = 64;
+  static constexpr std::uint32_t kFiberKernelYieldRounds = 64;
 
   Process& process_;
   const int index_;
@@ -164,7 +164,7 @@ void Rank::wait_until(Done&& done, const WaitSite& site) {
       // Ranks sharing this core are fibers (fiber.h): the next one ran and
       // it is our turn again. Waiting long, each turn also offers the core
       // to other threads, should the job share the machine.
-      if (round >= kFiberAloneRounds) sched_yield();
+      if (round >= kFiberKernelYieldRounds) sched_yield();
     } else if (round < policy_.spin_rounds) {
       // Polling MPI takes long enough by itself: no pause on top of it.
       if (!remote) cpu_relax();

@@ -54,7 +54,12 @@ void check_identity(int n, const pure::Config& config) {
               pure_allreduce(mine.data(), sum.data(), 2, PURE_LONG, PURE_SUM, PURE_COMM_WORLD));
           EXPECT_EQ(sum[0], size * (size - 1) / 2);
           EXPECT_EQ(sum[1], size);
-          EXPECT_EQ(errno, rank + 1);
+          // From the second round on: the first may run the C++ runtime's
+          // waits for a function-local static being initialised by another
+          // rank, which leave EAGAIN in errno.
+          if (round > 0) {
+            EXPECT_EQ(errno, rank + 1);
+          }
           EXPECT_EQ(t_rank, rank);
           EXPECT_EQ(t_name, "rank " + std::to_string(rank));
           if (kernel_thread() != seen[static_cast<size_t>(rank)].load()) moved[static_cast<size_t>(rank)]++;
