@@ -1,7 +1,8 @@
 // The machine's floors under Pure's intra-node targets: what two threads on
 // two cores can do with nothing but cache lines, and what a context switch
 // costs when threads share a core. Pure's numbers are read against these
-// (tools/bench.sh floor); nothing from the runtime is used here.
+// (tools/bench.sh floor); nothing from the runtime is used here, except by
+// the last figure, which measures the runtime's own switch.
 //
 //   one-way, one line      a ping-pong over one shared line: each side
 //                          spins (pause) until the line holds its turn, then
@@ -13,7 +14,10 @@
 //                          barrier or allreduce: the symmetric pattern)
 //   yield switch           4 threads pinned to one core calling sched_yield:
 //                          what one switch between rank threads costs when
-//                          ranks outnumber cores
+//                          ranks outnumber cores, as threads
+//   fiber switch           the same 4 ranks as Pure's fibers (runtime/fiber.h):
+//                          one switch to the next rank of the core, thread
+//                          pointer included
 //
 // Each figure is the best of 20 batches. Usage: hw_floor [--quick]
 #include <pthread.h>
@@ -26,6 +30,8 @@
 #include <cstring>
 #include <thread>
 #include <vector>
+
+#include "fiber.h"
 
 namespace {
 
@@ -118,6 +124,23 @@ double yield_switch(long n) {
   return ns / (static_cast<double>(kThreads) * static_cast<double>(n));
 }
 
+double fiber_switch(long n) {
+  constexpr int kRanks = 4;
+  pure::Fibers fibers(kRanks, 1);  // one group: rank 0's thread hosts all four
+  const auto t0 = Clock::now();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kRanks; ++t)
+    threads.emplace_back([n, t, &fibers] {
+      if (t == 0) pin(0);
+      fibers.enter(t);
+      for (long i = 0; i < n; ++i) fibers.yield(t);
+      fibers.leave(t);
+    });
+  for (auto& t : threads) t.join();
+  const double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+  return ns / (static_cast<double>(kRanks) * static_cast<double>(n));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -131,5 +154,9 @@ int main(int argc, char** argv) {
   std::printf("one-way, two lines   %8.1f ns\n", two_lines(n));
   std::printf("exchange             %8.1f ns\n", exchange(n));
   std::printf("yield switch         %8.1f ns\n", yield_switch(quick ? 20000 : 100000));
+  if (pure::Fibers::supported())
+    std::printf("fiber switch         %8.1f ns\n", fiber_switch(quick ? 200000 : 1000000));
+  else
+    std::printf("fiber switch         (not available on this machine)\n");
   return 0;
 }
