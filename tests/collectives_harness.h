@@ -9,6 +9,7 @@
 #include <string>
 
 #include "pure/pure.h"
+#include "job_config.h"
 #include "pure/run.hpp"
 
 #define EXPECT_PURE_OK(expr) EXPECT_EQ(PURE_SUCCESS, (expr)) << #expr
@@ -23,7 +24,7 @@ using Body = std::function<void(int rank, int size)>;
 
 // The job's exit code: 0 when every rank finished normally.
 inline int run_ranks(const pure::Config& config, const Body& body) {
-  return pure::run(config, [&](int argc, char** argv) {
+  return pure::run(pure_testing::job_config(config), [&](int argc, char** argv) {
     if (pure_init(&argc, &argv) != PURE_SUCCESS) return 101;
     int rank = -1, size = -1;
     pure_comm_rank(PURE_COMM_WORLD, &rank);

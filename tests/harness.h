@@ -16,7 +16,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
@@ -24,6 +23,7 @@
 #include <vector>
 
 #include "pure/pure.h"
+#include "job_config.h"
 #include "pure/run.hpp"
 
 extern "C" char** environ;
@@ -42,16 +42,6 @@ inline std::string rank_count_name(const testing::TestParamInfo<int>& info) {
 }
 
 using Body = std::function<void(int rank, int size)>;
-
-// The configuration a test job runs with. PURE_FIBERS=off in the
-// environment makes ranks that share cores plain threads in every job
-// (tools/test.sh runs the concurrency tests both ways: with fibers, ranks of
-// one core never run at the same time).
-inline pure::Config job_config(pure::Config base) {
-  const char* fibers = std::getenv("PURE_FIBERS");
-  if (fibers && std::string(fibers) == "off") base.fibers = false;
-  return base;
-}
 
 // Runs `body` on n ranks between pure_init and pure_finalize and returns the
 // job's exit code (0 when every rank finished normally).

@@ -422,13 +422,14 @@ coll_report() {
 coll_threshold() {
   local rounds=$1 lo=64 hi=262144 huge=1G
   shift
-  local quick=("$@") dir=$results/coll-threshold r n mode setting own shared
+  local quick=("$@") dir=$results/coll-threshold r n mode setting own shared threads
   local pure_opts mpi_opts modes
   rm -rf "$dir"
   mkdir -p "$dir"
   # What PURE_REDUCE_PARTITION=auto uses now (runtime/collectives/reduce.cpp).
   own=$(sed -n 's/.*kPartitionOwnCores = \([0-9 <]*\);.*/\1/p' "$pure_root/runtime/collectives/reduce.cpp")
-  shared=$(sed -n 's/.*kPartitionSharedCores = \([0-9 <]*\);.*/\1/p' "$pure_root/runtime/collectives/reduce.cpp")
+  shared=$(sed -n 's/.*kPartitionFibers = \([0-9 <]*\);.*/\1/p' "$pure_root/runtime/collectives/reduce.cpp")
+  threads=$(sed -n 's/.*kPartitionSharedCores = \([0-9 <]*\);.*/\1/p' "$pure_root/runtime/collectives/reduce.cpp")
   for ((r = 1; r <= rounds; ++r)); do
     for n in 2 8; do
       coll_launch "$n"
@@ -448,7 +449,7 @@ coll_threshold() {
   done
   echo >&2
   awk -v rounds="$rounds" -v cores="$(nproc)" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" \
-    -v own="$((${own:-0}))" -v shared="$((${shared:-0}))" '
+    -v own="$((${own:-0}))" -v shared="$((${shared:-0}))" -v threads="$((${threads:-0}))" '
     function label(b) {
       if (b >= 1048576) return (b / 1048576) " MiB"
       if (b >= 1024) return (b / 1024) " KiB"
@@ -526,7 +527,8 @@ coll_threshold() {
                t_label(pick), pick_worst, pick_mean
       }
       printf "\nPURE_REDUCE_PARTITION=auto now uses %s with a core per rank and %s when ranks\n", label(own), label(shared)
-      printf "share cores (runtime/collectives/reduce.cpp).\n"
+      printf "share cores as fibers, as measured here (%s as threads, PURE_FIBERS=off;\n", label(threads)
+      printf "runtime/collectives/reduce.cpp).\n"
     }' "$dir"/partitioned.* "$dir"/combined.* | tee "$dir/report.txt"
   echo
   echo "(raw output of every run: $dir)"

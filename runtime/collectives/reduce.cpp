@@ -57,20 +57,27 @@ constexpr std::size_t kChunkBytes = 8192;
 // partitioned reducer's extra round is one cache-line exchange and it wins
 // from 2 KiB on (1 KiB: 0.25 us partitioned, 0.21 us combined; 2 KiB: 0.26
 // against 0.28; 4 KiB: 0.29 against 0.50). With ranks sharing cores (8 on 2)
-// every round costs context switches, about 14 us, and the partitioned
-// reducer's second round outweighs the shared fold up to 64 KiB (40 against
-// 34 us); from 128 KiB on it wins (51 against 52, at 256 KiB 79 against 93).
+// as threads (PURE_FIBERS=off) every round costs context switches, about
+// 14 us, and the partitioned reducer's second round outweighs the shared
+// fold up to 64 KiB (40 against 34 us); from 128 KiB on it wins (51 against
+// 52, at 256 KiB 79 against 93). As fibers (runtime/fiber.h) a round costs
+// fiber switches instead and the crossover moves down: at 16 KiB
+// partitioned against combined is 4.89 against 4.96 us in one run and 4.51
+// against 3.93 in another; at 32 KiB partitioned wins in both (6.61 against
+// 9.42, 5.36 against 7.51).
 // More than 2 ranks on cores of their own could not be measured there; they
 // get the own-core value.
 constexpr std::size_t kPartitionOwnCores = 2048;
 constexpr std::size_t kPartitionSharedCores = 128 << 10;
+constexpr std::size_t kPartitionFibers = 32 << 10;
 
 // The same on every member: they share the Process and its Config.
 std::size_t partition_threshold(Rank& rank) {
   Process& process = rank.process();
   const std::size_t configured = process.config().reduce_partition;
   if (configured != kReducePartitionAuto) return configured;
-  return process.oversubscribed() ? kPartitionSharedCores : kPartitionOwnCores;
+  if (!process.oversubscribed()) return kPartitionOwnCores;
+  return process.fibers() ? kPartitionFibers : kPartitionSharedCores;
 }
 
 // acc (a view of n items) = ins[hi] op ... op ins[lo] over items [first, first+n).

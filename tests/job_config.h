@@ -1,0 +1,20 @@
+// The configuration every in-process test job runs with.
+#pragma once
+
+#include <cstdlib>
+#include <string>
+
+#include "pure/run.hpp"
+
+namespace pure_testing {
+
+// PURE_FIBERS=off in the environment makes ranks that share cores plain
+// threads in every job (tools/test.sh runs the concurrency tests both ways:
+// as fibers, ranks of one core never run at the same time).
+inline pure::Config job_config(pure::Config base) {
+  const char* fibers = std::getenv("PURE_FIBERS");
+  if (fibers && std::string(fibers) == "off") base.fibers = false;
+  return base;
+}
+
+}  // namespace pure_testing
