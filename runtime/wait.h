@@ -6,7 +6,11 @@
 // spin with cpu_relax, then sched_yield, then park on the rank's Parker.
 // When every rank has a core of its own the spin stage is long (a message is
 // usually microseconds away); when ranks outnumber cores it is short, so 16
-// ranks on 2 cores hand their cores to whoever can make progress.
+// ranks on 2 cores hand their cores to whoever can make progress. Where
+// ranks sharing a core are fibers (fiber.h), every round instead switches to
+// the next rank of the core (tens of ns, where a kernel switch costs over a
+// microsecond); a fiber backs off as above only once it is the last
+// unfinished rank of its core.
 #pragma once
 
 #include <sched.h>
