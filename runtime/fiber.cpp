@@ -5,7 +5,9 @@
 #include <signal.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 
 #if defined(__x86_64__) && defined(__linux__)
 #include <linux/futex.h>
@@ -110,12 +112,13 @@ bool Fibers::supported() {
   return (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0;
 }
 
-#else  // not x86-64 Linux
+#else  // not x86-64 Linux: never constructed (see Fibers::Fibers)
 
-extern "C" inline void pure_fiber_switch(void**, void*, void*) {}
 namespace {
-void* thread_pointer() { return nullptr; }
-void futex_wake(std::atomic<std::uint32_t>*) {}
+[[noreturn]] void unsupported() { std::abort(); }
+void pure_fiber_switch(void**, void*, void*) { unsupported(); }
+void* thread_pointer() { unsupported(); }
+void futex_wake(std::atomic<std::uint32_t>*) { unsupported(); }
 }  // namespace
 bool Fibers::supported() { return false; }
 
@@ -150,6 +153,9 @@ constexpr std::size_t kSleepStackBytes = 16 * 1024;
 }
 
 Fibers::Fibers(int ranks, int groups) {
+  if (!supported())
+    throw std::logic_error(
+        "pure: rank fibers need FSGSBASE (x86-64, Linux >= 5.9); ask Fibers::supported() first");
   for (int g = 0; g < groups; ++g) groups_.push_back(std::make_unique<Group>());
   for (int i = 0; i < ranks; ++i) {
     fibers_.push_back(std::make_unique<Fiber>());
@@ -189,8 +195,13 @@ void Fibers::enter(int index) {
     // The host: every member's context must be saved before we switch to it.
     for (Fiber* m : g.members) {
       if (m == &me) continue;
+      // Acquire, pairing with pure_fiber_sleep's store of 1 (a plain x86
+      // store: a release), which follows its save of m->sp and its move off
+      // the rank's stack.
       while (m->parked.load(std::memory_order_acquire) != 1) sched_yield();
-      (void)m->turn.load(std::memory_order_acquire);  // its hand-over, for ThreadSanitizer
+      // Pairs with m's release store of turn before its hand-over: what
+      // ThreadSanitizer sees of the above.
+      (void)m->turn.load(std::memory_order_acquire);
     }
     return;
   }
@@ -242,7 +253,9 @@ void Fibers::leave(int index) {
   else if (&me != &host)
     switch_to(me, &me.final_sp, host, host.final_sp);  // the host ends last
   if (&me != &host) {
-    // Back on our own kernel thread, sent here by the host below.
+    // Back on our own kernel thread, sent here by the host below. Acquire,
+    // pairing with its release store of 2: for ThreadSanitizer, which does
+    // not see the assembly that brought us here.
     (void)me.parked.load(std::memory_order_acquire);
     pthread_sigmask(SIG_SETMASK, &me.signals, nullptr);
     return;
@@ -251,6 +264,8 @@ void Fibers::leave(int index) {
   // thread resumes its rank's final context and ends as usual.
   for (Fiber* m : g.members) {
     if (m == &me) continue;
+    // Release: m's final_sp (saved by the switch that left it) is visible
+    // to pure_fiber_sleep once it sees 2.
     m->parked.store(2, std::memory_order_release);
     futex_wake(&m->parked);
   }
