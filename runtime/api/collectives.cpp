@@ -7,6 +7,7 @@
 
 #include "api/call.h"
 #include "collectives/collectives.h"
+#include "collectives/pair.h"
 #include "collectives/rank_state.h"
 
 using namespace pure;
@@ -147,6 +148,7 @@ int pure_reduce_local(const void* inbuf, void* inoutbuf, int count, PURE_Datatyp
 int pure_barrier(PURE_Comm comm) {
   return call("pure_barrier", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (coll::pair_barrier(c.rank, cm, "pure_barrier")) return;
     coll::barrier(c.rank, cm, "pure_barrier");
   });
 }
@@ -183,8 +185,7 @@ int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype 
     // Two rank threads, a predefined op and type, data that fits a line:
     // the exchange straight from the arguments, with no Reduction built.
     // Anything else, every error included, takes the general path.
-    if (coll::pair_allreduce(c.rank, cm, sendbuf, recvbuf, count, datatype, predefined_op(op)))
-      return;
+    if (coll::pair_allreduce(c.rank, cm, sendbuf, recvbuf, count, datatype, op)) return;
     checked_reduction(c, cm, "pure_allreduce", sendbuf, recvbuf, count, datatype, op, true,
                       [&](Call& c2, Comm& cm2, coll::ReduceArgs& a) {
                         buffer_arg(recvbuf, count, *a.type);

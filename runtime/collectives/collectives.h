@@ -35,13 +35,7 @@ void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t coun
 
 // root < 0: allreduce.
 void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root);
-// The allreduce of two members of one process on a predefined type and op
-// whose data fits a line, straight from the flat API's arguments (the same
-// protocol as reduce() takes there, so members may mix the two). Returns
-// false, having done nothing, for anything else, including every argument
-// the general path reports an error for.
-bool pair_allreduce(Rank& rank, Comm& comm, const void* send, void* recv, int count,
-                    PURE_Datatype datatype, int predefined_op);
+// The two-member barrier and small allreduce inline: collectives/pair.h.
 void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive);
 // a.count is the total (the sum of recvcounts).
 void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recvcounts);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "collectives/pair.h"
 #include "error.h"
 
 namespace pure::coll {
@@ -193,6 +194,23 @@ Kernel predefined_kernel(int op, BaseType b) {
     default: return nullptr;
   }
 }
+
+static_assert((PURE_LONG_DOUBLE_INT & 0x00FFFFFF) < kPairKernelTypes,
+              "every predefined datatype has a row in pair_kernels");
+
+const PairKernelTable pair_kernels = [] {
+  PairKernelTable table{};
+  for (int t = 0; t < kPairKernelTypes; ++t) {
+    const Datatype* type = Datatype::predefined(t);
+    if (!type || !type->contiguous() || item_size(type->base()) != type->size()) continue;
+    for (int op = op_max; op <= op_maxloc; ++op) {
+      PairKernel& k = table[static_cast<std::size_t>(op)][static_cast<std::size_t>(t)];
+      k.kernel = predefined_kernel(op, type->base());
+      k.item = static_cast<std::uint32_t>(type->size());
+    }
+  }
+  return table;
+}();
 
 std::size_t item_size(BaseType b) {
   using B = BaseType;

@@ -15,8 +15,9 @@
 //   (two_members): each publishes its data and reads the other's, one
 //   exchange. Up to kDuoBytes both use one shared line, else their
 //   arrival lines. With a predefined type the flat API goes straight to
-//   pair_allreduce, the same exchange without a Reduction (2 ranks, 8 B:
-//   0.072 -> 0.065 us);
+//   pair_allreduce (pair.h), the same exchange inline, without a
+//   Reduction (2 ranks, 8 B: 0.072 -> 0.065 us as a call of its own, then
+//   0.063-0.070 -> 0.041-0.058 us inline);
 // * allreduce of two members, predefined op, contiguous data up to
 //   kPairStageBytes (2 KiB) and below the partition threshold: the same
 //   exchange, with each member's data copied to its stage in the Dropbox.
@@ -41,6 +42,7 @@
 #include <vector>
 
 #include "collectives/collectives.h"
+#include "collectives/pair.h"
 #include "collectives/rank_state.h"
 #include "collectives/round.h"
 
@@ -111,40 +113,23 @@ void local_copy(const ReduceArgs& a) {
     copy_range(a.send, a.count, *a.type, a.recv, a.count, *a.type, 0, a.count * a.type->size());
 }
 
-// The two-member exchange of two_members and pair_allreduce:
-// publishes `bytes` of `in` with check `bytes` and waits for the peer's;
-// returns the peer's data. Up to kDuoBytes it goes in our half of the
-// round's DuoLine, more on our arrival line; `in` nullptr: only the check
-// goes on the line (a staged input is elsewhere). A peer whose count
-// sent it down another path arrives on the other line, or on its arrival
-// line for flat combining or the partitioned reducer: we look at both,
-// and both members report the mismatch. Our own line is not read again
-// after publishing: the peer's read may take it over (a migratory line),
-// and reading it back would cost one more transfer (8 B: 0.080 -> 0.071
-// us).
-const unsigned char* exchange_inline(Round& r, const void* in, std::size_t bytes) {
+}  // namespace
+
+// A peer whose count sent it down another path arrives on the other line,
+// or on its arrival line for flat combining or the partitioned reducer: we
+// look at both, and both members report the mismatch. Our own line is not
+// read again after publishing: the peer's read may take it over (a
+// migratory line), and reading it back would cost one more transfer (8 B:
+// 0.080 -> 0.071 us).
+const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes) {
   const int me = r.me();
   const int peer = 1 - me;
   const std::uint64_t s = r.seq();
   const std::int64_t ours = static_cast<std::int64_t>(bytes);
-  DuoLine& duo = r.box().duo(s);
-  Line& mine = r.mine();
   const bool in_duo = in && bytes <= kDuoBytes;
-  if (in_duo) {
-    DuoLine::Half& h = duo.half[me];
-    h.check = ours;
-    copy_fixed(h.data, in, bytes);
-    h.seq.store(s, std::memory_order_release);
-  } else {
-    mine.check = ours;
-    if (in) copy_fixed(mine.payload.data, in, bytes);
-    mine.seq.store(s, std::memory_order_release);
-  }
-  r.notify(peer);
-  // Our release stores of s (half or line) pair with the peer's acquire
-  // loads below, and theirs with ours: the check and data written before
-  // them are visible once their seq is.
-  const DuoLine::Half& their_half = duo.half[peer];
+  // Our release store of s (half or line) pairs with the peer's acquire
+  // loads below, and theirs with ours.
+  const DuoLine::Half& their_half = r.box().duo(s).half[peer];
   const Line& their_line = r.of(peer);
   bool peer_duo = false;
   r.wait_for(
@@ -156,6 +141,7 @@ const unsigned char* exchange_inline(Round& r, const void* in, std::size_t bytes
   const std::int64_t theirs = peer_duo ? their_half.check : their_line.check;
   if (theirs != ours) {  // the same words on both members
     if (in_duo) {  // a peer on its arrival line looks for our check there
+      Line& mine = r.mine();
       mine.check = ours;
       mine.seq.store(s, std::memory_order_release);
       r.notify(peer);
@@ -177,6 +163,8 @@ const unsigned char* exchange_inline(Round& r, const void* in, std::size_t bytes
   return peer_duo ? their_half.data : their_line.payload.data;
 }
 
+namespace {
+
 // Two members, predefined op, contiguous data: one exchange (above). Data
 // that fits a line travels in it; bigger data (allreduce only, up to
 // kPairStageBytes) is first copied to our stage in the Dropbox, and each
@@ -195,10 +183,10 @@ void two_members(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
     asm("" : "+r"(in));
     std::memcpy(r.box().pair_stage(r.me(), r.seq()), in, bytes);
   }
-  const void* other = exchange_inline(r, staged ? nullptr : in, bytes);
+  const void* other = pair_exchange(r, staged ? nullptr : in, bytes);
   if (staged) other = r.box().pair_stage(1 - r.me(), r.seq());
   if (root >= 0 && r.me() != root) return;
-  // Our own line or stage is not read back (see exchange_inline). In
+  // Our own line or stage is not read back (see pair_exchange). In
   // place, the output is our input: fold from a copy of it.
   alignas(16) unsigned char own[kPairStageBytes];
   if (!a.send) std::memcpy(own, in, bytes);
@@ -407,39 +395,6 @@ void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
   } else {
     flat_combining(rank, comm, a, red, root);
   }
-}
-
-bool pair_allreduce(Rank& rank, Comm& comm, const void* send, void* recv, int count,
-                    PURE_Datatype datatype, int predefined_op) {
-  if (comm.size() != 2 || comm.net() || count <= 0 || predefined_op == 0 || !recv ||
-      recv == PURE_IN_PLACE || !send)
-    return false;
-  const Datatype* t = rank.type(datatype);
-  if (!t || !t->predefined() || !t->contiguous()) return false;
-  const std::size_t bytes = static_cast<std::size_t>(count) * t->size();
-  if (bytes > kPayloadBytes || item_size(t->base()) != t->size()) return false;
-  const Kernel kernel = predefined_kernel(predefined_op, t->base());
-  if (!kernel) return false;
-  const bool in_place = send == PURE_IN_PLACE;
-  const void* in = in_place ? recv : send;
-  Round r(rank, comm, "pure_allreduce");
-  const unsigned char* other = exchange_inline(r, in, bytes);
-  // recv = in[0] op in[1], folded as everywhere else: acc = in[1], then
-  // acc = in[0] op acc.
-  const std::size_t n = static_cast<std::size_t>(count);
-  if (r.me() == 1) {
-    if (!in_place) copy_fixed(recv, in, bytes);
-    kernel(other, recv, n);
-  } else if (!in_place) {
-    copy_fixed(recv, other, bytes);
-    kernel(in, recv, n);
-  } else {
-    alignas(16) unsigned char own[kPayloadBytes];
-    copy_fixed(own, in, bytes);
-    copy_fixed(recv, other, bytes);
-    kernel(own, recv, n);
-  }
-  return true;
 }
 
 void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive) {
