@@ -665,6 +665,39 @@ TEST(CollectivesPair, ShortcutAndGeneralPathMeet) {
   }));
 }
 
+// Two ranks: an alltoall on predefined types whose blocks fit a line takes
+// the API's shortcut (coll::pair_alltoall), the same blocks described by a
+// derived type take the general path; the two meet on the alltoall ring,
+// in either role, for blocks of 8 to 48 bytes (inline) and 56 (by pointer,
+// where both take the general path), and every block arrives.
+TEST(CollectivesPair, AlltoallShortcutAndGeneralPathMeet) {
+  EXPECT_EQ(0, run_ranks(2, [](int rank, int) {
+    for (int n = 1; n <= 7; ++n) {
+      PURE_Datatype block;
+      EXPECT_PURE_OK(pure_type_contiguous(n, PURE_DOUBLE, &block));
+      EXPECT_PURE_OK(pure_type_commit(&block));
+      for (int k = 0; k < 200; ++k) {
+        const bool derived = (rank + k) % 2 == 1;  // alternate who takes which path
+        double in[14], out[14];
+        for (int j = 0; j < 2; ++j)
+          for (int i = 0; i < n; ++i) {
+            in[j * n + i] = rank * 1000.0 + j * 100.0 + i + k;
+            out[j * n + i] = -1;
+          }
+        if (derived)
+          EXPECT_PURE_OK(pure_alltoall(in, 1, block, out, 1, block, PURE_COMM_WORLD));
+        else
+          EXPECT_PURE_OK(pure_alltoall(in, n, PURE_DOUBLE, out, n, PURE_DOUBLE, PURE_COMM_WORLD));
+        for (int j = 0; j < 2; ++j)
+          for (int i = 0; i < n; ++i)
+            ASSERT_EQ(out[j * n + i], j * 1000.0 + rank * 100.0 + i + k)
+                << "n " << n << " k " << k << " from " << j << " i " << i;
+      }
+      EXPECT_PURE_OK(pure_type_free(&block));
+    }
+  }));
+}
+
 // ---- bad input ----
 
 TEST(CollectiveErrors, InvalidRoot) {
@@ -792,6 +825,26 @@ TEST(CollectiveErrors, SmallAlltoallCountMismatch) {
   EXPECT_TRUE(r.err.find("rank 2 sends 4 bytes but rank") != std::string::npos ||
               r.err.find("bytes but rank 2 expects 4") != std::string::npos)
       << r.err;
+}
+
+// Two ranks, the shortcut on one side at least: a count that differs gets
+// the general path's error from whichever rank reports first, when the
+// other's block came inline (2 ints against 1) and when it came by pointer
+// (20 ints, too big for a line, against 1); nobody hangs.
+TEST(CollectiveErrors, PairAlltoallCountMismatch) {
+  for (int big : {2, 20}) {
+    auto r = run_ranks_capturing(2, [big](int rank, int) {
+      int x[40] = {}, y[40];
+      const int count = rank == 1 ? big : 1;
+      pure_alltoall(x, count, PURE_INT, y, count, PURE_INT, PURE_COMM_WORLD);
+    });
+    EXPECT_EQ(r.code, PURE_ERR_TRUNCATE) << big;
+    const std::string bytes = std::to_string(4 * big);
+    EXPECT_TRUE(r.err.find("rank 1 sends " + bytes + " bytes but rank 0 expects 4") !=
+                    std::string::npos ||
+                r.err.find("rank 0 sends 4 bytes but rank 1 expects " + bytes) != std::string::npos)
+        << r.err;
+  }
 }
 
 TEST(CollectiveErrors, InPlaceWhereNotAllowed) {

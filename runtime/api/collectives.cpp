@@ -403,6 +403,9 @@ int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, vo
                   int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
   return call("pure_alltoall", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (coll::pair_alltoall(c.rank, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype))
+      return;
     TypeRef st, rt = type_arg(c, recvtype);
     if (!in_place(sendbuf)) {
       st = type_arg(c, sendtype);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "collectives/collectives.h"
+#include "collectives/pair.h"
 #include "collectives/rank_state.h"
 #include "collectives/round.h"
 
@@ -472,6 +473,38 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
   if (pointers) {
     for (int k = 0; k < n; ++k)
       if (k != me && block_bytes(k) > kPayloadBytes) wait_read(k, t);
+  }
+  mover.report();
+}
+
+void pair_alltoall_receive(Rank& rank, Comm& comm, std::uint64_t t, void* dst,
+                           std::size_t rcount, PURE_Datatype rtype) {
+  const int me = comm.rank();
+  const int peer = 1 - me;
+  Dropbox& box = comm.dropbox();
+  Line* ring = box.a2a_ring();
+  const Datatype& type = *rank.type(rtype);
+  Line& l = Dropbox::a2a_slot(ring, 2, peer, me, t);
+  Mover mover;
+  const std::size_t sbytes = static_cast<std::size_t>(l.check);
+  bool pointed = false;
+  if (sbytes <= kPayloadBytes) {
+    const std::size_t rbytes = rcount * type.size();
+    mover.mismatch(sbytes, rbytes, peer, me);
+    const std::size_t bytes = std::min(sbytes, rbytes);
+    if (bytes != 0) unpack(l.payload.data, bytes, dst, rcount, type, 0);
+  } else {
+    pointed = true;
+    const Pointers& from = l.payload.p;
+    mover.move(from.in, static_cast<std::size_t>(from.count), *from.type, peer, dst, rcount, type,
+               me);
+  }
+  prefetch_for_write(&Dropbox::a2a_slot(ring, 2, me, peer, t + 1));
+  AlltoallCursor& cursor = box.a2a_cursor(me);
+  cursor.read.store(t, std::memory_order_release);
+  if (pointed) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (cursor.waiters.load(std::memory_order_relaxed) != 0) wake_others(rank, comm);
   }
   mover.report();
 }

@@ -212,6 +212,17 @@ const PairKernelTable pair_kernels = [] {
   return table;
 }();
 
+const std::array<std::uint32_t, kPairKernelTypes> pair_type_sizes = [] {
+  std::array<std::uint32_t, kPairKernelTypes> sizes{};
+  for (int t = 0; t < kPairKernelTypes; ++t) {
+    const Datatype* type = Datatype::predefined(t);
+    if (type && type->contiguous() && type->lb() == 0 && type->true_lb() == 0 &&
+        type->extent() == static_cast<std::ptrdiff_t>(type->size()))
+      sizes[static_cast<std::size_t>(t)] = static_cast<std::uint32_t>(type->size());
+  }
+  return sizes;
+}();
+
 std::size_t item_size(BaseType b) {
   using B = BaseType;
   switch (b) {

@@ -54,6 +54,21 @@ constexpr int kPairKernelTypes = 64;  // predefined datatype handle indices
 using PairKernelTable = std::array<std::array<PairKernel, kPairKernelTypes>, op_maxloc + 1>;
 extern const PairKernelTable pair_kernels;  // ops.cpp
 
+// Bytes of one element of each predefined datatype whose elements lie back
+// to back with nothing between or before them (size == extent, lb 0): a
+// block of count elements is count * size bytes at count * size * index.
+// 0 for the others (the MINLOC/MAXLOC pair types, which have padding).
+extern const std::array<std::uint32_t, kPairKernelTypes> pair_type_sizes;  // ops.cpp
+
+// The size for a datatype handle, or 0 for a derived type, a pair type or
+// a handle that is not valid at all.
+inline std::size_t pair_type_size(PURE_Datatype type) {
+  constexpr int kIndex = 0x00FFFFFF;
+  const int t = type & kIndex;
+  if ((type & ~kIndex) != PURE_HANDLE_KIND_DATATYPE || t >= kPairKernelTypes) return 0;
+  return pair_type_sizes[static_cast<std::size_t>(t)];
+}
+
 // The entry for an op handle and a datatype handle, or nullptr for a user
 // op, a derived type, or a handle that is not valid at all.
 inline const PairKernel* pair_kernel(PURE_Op op, PURE_Datatype type) {
@@ -157,6 +172,69 @@ const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes);
   if (comm.size() != 2 || comm.net()) return false;
   Round r(rank, comm, call);
   r.pair_barrier();
+  return true;
+}
+
+// What pair_alltoall does not do inline (movement.cpp): the peer's line
+// did not carry exactly the block we expect (a count mismatch, or a block
+// too big for a line, sent as pointers): receive it as the general path
+// does, publish that our column is read, and report a mismatch.
+void pair_alltoall_receive(Rank& rank, Comm& comm, std::uint64_t t, void* dst,
+                           std::size_t rcount, PURE_Datatype rtype);
+
+// The alltoall of two members of one process whose blocks are contiguous
+// predefined types that fit a line, straight from the flat API's
+// arguments: the alltoall ring's protocol (ring.h) for two members, inline,
+// so that a peer on the general path (a derived type describing the same
+// data) meets it. Returns false, having done nothing, for anything else,
+// including every argument the general path reports an error for.
+[[gnu::always_inline]] inline bool pair_alltoall(Rank& rank, Comm& comm, const void* send,
+                                                 int scount, PURE_Datatype stype, void* recv,
+                                                 int rcount, PURE_Datatype rtype) {
+  if (comm.size() != 2 || comm.net() || !send || send == PURE_IN_PLACE || !recv ||
+      recv == PURE_IN_PLACE || scount < 0 || rcount < 0)
+    return false;
+  const std::size_t ssize = pair_type_size(stype);
+  const std::size_t rsize = pair_type_size(rtype);
+  if (ssize == 0 || rsize == 0) return false;
+  const std::size_t bytes = static_cast<std::size_t>(scount) * ssize;
+  // Our own block goes from us to us: its send and receive sizes must
+  // agree, and the general path says so when they do not.
+  if (bytes > kPayloadBytes || bytes != static_cast<std::size_t>(rcount) * rsize) return false;
+  asm("" : "+r"(recv), "+r"(send));  // see pair_allreduce
+  const int me = comm.rank();
+  const int peer = 1 - me;
+  Dropbox& box = comm.dropbox();
+  AlltoallCursor& cursor = box.a2a_cursor(me);
+  Line* ring = box.a2a_ring();
+  const std::uint64_t t = ++cursor.calls;
+  const unsigned char* from = static_cast<const unsigned char*>(send);
+  unsigned char* to = static_cast<unsigned char*>(recv);
+  // Our line of call t was last read at call t - 2, long done (ring.h).
+  Line& out = Dropbox::a2a_slot(ring, 2, me, peer, t);
+  out.check = static_cast<std::int64_t>(bytes);
+  copy_fixed(out.payload.data, from + static_cast<std::size_t>(peer) * bytes, bytes);
+  out.seq.store(t, std::memory_order_release);
+  wake_member(rank, comm, peer);
+  copy_fixed(to + static_cast<std::size_t>(me) * bytes, from + static_cast<std::size_t>(me) * bytes,
+             bytes);
+  // The peer's release store of t pairs with our acquire load: its check
+  // and block are visible once t is.
+  Line& in = Dropbox::a2a_slot(ring, 2, peer, me, t);
+  auto arrived = [&] { return in.seq.load(std::memory_order_acquire) >= t; };
+  if (!spin_until(rank, arrived)) rank.wait_until(arrived, WaitSite{"pure_alltoall", peer, -1});
+  if (in.check != static_cast<std::int64_t>(bytes)) {
+    pair_alltoall_receive(rank, comm, t, to + static_cast<std::size_t>(peer) * bytes,
+                          static_cast<std::size_t>(rcount), rtype);
+    return true;
+  }
+  copy_fixed(to + static_cast<std::size_t>(peer) * bytes, in.payload.data, bytes);
+  // As the general path: our line of call t+1 is that of call t-1, whose
+  // reader is done; take it exclusive ahead of the next call's store. Then
+  // say our column of call t is read (only a sender of pointers waits for
+  // that, and the peer sent none).
+  prefetch_for_write(&Dropbox::a2a_slot(ring, 2, me, peer, t + 1));
+  cursor.read.store(t, std::memory_order_release);
   return true;
 }
 
