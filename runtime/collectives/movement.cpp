@@ -129,6 +129,43 @@ void ring_bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t
          me, static_cast<long long>(bytes), root, static_cast<long long>(sent));
 }
 
+// Alltoall receiver: copies the block that sender `from` published on line
+// `l` into dst (rcount items of rtype), inline or from the sender's
+// pointers, noting a size mismatch in `mover`. True if it came by pointer
+// (its sender waits for our `read`).
+bool take_block(const Line& l, int from, int me, void* dst, std::size_t rcount,
+                const Datatype& rtype, Mover& mover) {
+  const std::size_t sbytes = static_cast<std::size_t>(l.check);
+  if (sbytes <= kPayloadBytes) {
+    const std::size_t rbytes = rcount * rtype.size();
+    mover.mismatch(sbytes, rbytes, from, me);
+    const std::size_t bytes = std::min(sbytes, rbytes);
+    if (bytes != 0) unpack(l.payload.data, bytes, dst, rcount, rtype, 0);
+    return false;
+  }
+  const Pointers& p = l.payload.p;
+  mover.move(p.in, static_cast<std::size_t>(p.count), *p.type, from, dst, rcount, rtype, me);
+  return true;
+}
+
+// Alltoall receiver, once its whole column of call t is in.
+void column_read(Rank& rank, Comm& comm, Line* ring, std::uint64_t t, bool pointed) {
+  const int me = comm.rank();
+  const int n = comm.size();
+  // Our lines of call t+1 are those of call t-1, whose readers are all done
+  // (ring.h): take them exclusive now, ahead of the next call's stores.
+  for (int j = 1; j < n; ++j)
+    prefetch_for_write(&Dropbox::a2a_slot(ring, n, me, (me + j) % n, t + 1));
+  // Done with our column of call t. Only senders of pointers wait for that,
+  // and only for this call, so without one here nobody needs a wake-up.
+  AlltoallCursor& cursor = comm.dropbox().a2a_cursor(me);
+  cursor.read.store(t, std::memory_order_release);
+  if (pointed) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (cursor.waiters.load(std::memory_order_relaxed) != 0) wake_others(rank, comm);
+  }
+}
+
 }  // namespace
 
 void barrier(Rank& rank, Comm& comm, const char* call) {
@@ -442,32 +479,11 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
       rank.wait_until([&] { return l.seq.load(std::memory_order_acquire) >= t; },
                       WaitSite{call, k, -1});
     }
-    void* dst = at(recv, rdispls[k], *rtype);
-    const std::size_t rc = static_cast<std::size_t>(rcounts[k]);
-    const std::size_t sbytes = static_cast<std::size_t>(l.check);
-    if (sbytes <= kPayloadBytes) {
-      const std::size_t rbytes = rc * rtype->size();
-      mover.mismatch(sbytes, rbytes, k, me);
-      const std::size_t bytes = std::min(sbytes, rbytes);
-      if (bytes != 0) unpack(l.payload.data, bytes, dst, rc, *rtype, 0);
-    } else {
+    if (take_block(l, k, me, at(recv, rdispls[k], *rtype), static_cast<std::size_t>(rcounts[k]),
+                   *rtype, mover))
       pointed = true;
-      const Pointers& from = l.payload.p;
-      mover.move(from.in, static_cast<std::size_t>(from.count), *from.type, k, dst, rc, *rtype,
-                 me);
-    }
   }
-  // Our lines of call t+1 are those of call t-1, whose readers are all done
-  // (see above): take them exclusive now, ahead of the next call's stores.
-  for (int j = 1; j < n; ++j)
-    prefetch_for_write(&Dropbox::a2a_slot(ring, n, me, (me + j) % n, t + 1));
-  // Done with our column of call t. Only senders of pointers wait for that,
-  // and only for this call, so without one here nobody needs a wake-up.
-  cursor.read.store(t, std::memory_order_release);
-  if (pointed) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (cursor.waiters.load(std::memory_order_relaxed) != 0) wake_others(rank, comm);
-  }
+  column_read(rank, comm, ring, t, pointed);
 
   // Our pointed-to blocks must stay put until their readers are done.
   if (pointers) {
@@ -480,32 +496,11 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
 void pair_alltoall_receive(Rank& rank, Comm& comm, std::uint64_t t, void* dst,
                            std::size_t rcount, PURE_Datatype rtype) {
   const int me = comm.rank();
-  const int peer = 1 - me;
-  Dropbox& box = comm.dropbox();
-  Line* ring = box.a2a_ring();
-  const Datatype& type = *rank.type(rtype);
-  Line& l = Dropbox::a2a_slot(ring, 2, peer, me, t);
+  Line* ring = comm.dropbox().a2a_ring();
   Mover mover;
-  const std::size_t sbytes = static_cast<std::size_t>(l.check);
-  bool pointed = false;
-  if (sbytes <= kPayloadBytes) {
-    const std::size_t rbytes = rcount * type.size();
-    mover.mismatch(sbytes, rbytes, peer, me);
-    const std::size_t bytes = std::min(sbytes, rbytes);
-    if (bytes != 0) unpack(l.payload.data, bytes, dst, rcount, type, 0);
-  } else {
-    pointed = true;
-    const Pointers& from = l.payload.p;
-    mover.move(from.in, static_cast<std::size_t>(from.count), *from.type, peer, dst, rcount, type,
-               me);
-  }
-  prefetch_for_write(&Dropbox::a2a_slot(ring, 2, me, peer, t + 1));
-  AlltoallCursor& cursor = box.a2a_cursor(me);
-  cursor.read.store(t, std::memory_order_release);
-  if (pointed) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (cursor.waiters.load(std::memory_order_relaxed) != 0) wake_others(rank, comm);
-  }
+  const bool pointed = take_block(Dropbox::a2a_slot(ring, 2, 1 - me, me, t), 1 - me, me, dst,
+                                  rcount, *rank.type(rtype), mover);
+  column_read(rank, comm, ring, t, pointed);
   mover.report();
 }
 
