@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "error.h"
@@ -25,6 +26,23 @@ int bits_for(int values) {  // bits that number `values` distinct values
   int bits = 0;
   while ((1 << bits) < values) ++bits;
   return bits;
+}
+
+// Start-up found a problem that every process stops for; `report`: this is
+// the one process that says what it is (in main_entry.cpp's format). It
+// writes before any process may exit: once one exits non-zero, mpirun ends
+// the others, and a reporter that was still on its way to writing lost its
+// message (a test expecting it found none, on a loaded machine). So the
+// reporter writes, everyone meets in a barrier, and then all end with a
+// ConfigError without a message, which main() does not print again.
+[[noreturn]] void fail_config(bool report, const std::string& problem) {
+  if (report) {
+    std::fprintf(stderr, "pure: invalid configuration:\n%s\n", problem.c_str());
+    std::fflush(stderr);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+  throw ConfigError(std::string());
 }
 }  // namespace
 
@@ -91,10 +109,7 @@ Cluster& Cluster::start(const Config& config) {
   }
   int failing = problem.empty() ? procs : cluster->me_, first = procs;
   MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (first != procs) {
-    MPI_Finalize();
-    throw ConfigError(first == cluster->me_ ? problem + "\n" : std::string());
-  }
+  if (first != procs) fail_config(cluster->me_ == first, problem);
 
   // Tag budget: the sender's slot above the user's tag.
   void* attr = nullptr;
@@ -104,15 +119,11 @@ Cluster& Cluster::start(const Config& config) {
   const int tag_bits = bits_below(tag_ub);
   const int slot_bits = bits_for(cluster->map_.max_per_proc());
   cluster->user_tag_bits_ = tag_bits - slot_bits;
-  if (cluster->user_tag_bits_ < 15) {
-    MPI_Finalize();
-    throw ConfigError(cluster->me_ == 0
-                          ? "the MPI library's MPI_TAG_UB (" + std::to_string(tag_ub) +
-                                ") leaves too few tag bits for " +
-                                std::to_string(cluster->map_.max_per_proc()) +
-                                " ranks per process; use fewer ranks per process\n"
-                          : std::string());
-  }
+  if (cluster->user_tag_bits_ < 15)
+    fail_config(cluster->me_ == 0, "the MPI library's MPI_TAG_UB (" + std::to_string(tag_ub) +
+                                       ") leaves too few tag bits for " +
+                                       std::to_string(cluster->map_.max_per_proc()) +
+                                       " ranks per process; use fewer ranks per process");
   cluster->user_tag_ub_ = static_cast<int>((1LL << cluster->user_tag_bits_) - 1);
 
   // Processes sharing a node take consecutive cores.

@@ -12,7 +12,8 @@ int main(int argc, char** argv) {
     pure::Config config = pure::Config::from_env();
     return pure::run(config, pure_main, argc, argv);
   } catch (const pure::ConfigError& e) {
-    // In a job of several processes only one of them reports (an empty message).
+    // A problem found once MPI is up was reported by one process already
+    // (cluster.cpp, fail_config); every process gets an empty message.
     if (*e.what()) std::fprintf(stderr, "pure: invalid configuration:\n%s", e.what());
     return 2;
   }
