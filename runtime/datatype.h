@@ -25,8 +25,8 @@ struct Block {
 // Copies n bytes. The sizes of one to a few basic elements (4, 8, 16 and 32
 // bytes) compile to moves instead of a call into libc: the common blocks of
 // non-contiguous types and the payloads of small collectives. Always
-// inlined: GCC would otherwise call it where the callee is big, and the
-// call costs what it saves.
+// inlined: GCC would otherwise call it from big callers, and the call
+// costs what it saves.
 [[gnu::always_inline]] inline void copy_fixed(void* to, const void* from, std::size_t n) {
   switch (n) {
     case 4: std::memcpy(to, from, 4); return;

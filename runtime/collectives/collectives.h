@@ -35,7 +35,8 @@ void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t coun
 
 // root < 0: allreduce.
 void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root);
-// The two-member barrier and small allreduce inline: collectives/pair.h.
+// The two-member barrier, small allreduce and small alltoall, inline for
+// the flat API: collectives/pair.h.
 void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive);
 // a.count is the total (the sum of recvcounts).
 void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recvcounts);

@@ -91,7 +91,7 @@ struct alignas(kDropboxLine) PairLine {
 };
 
 // Two-member allreduce of up to kDuoBytes: the same idea with data, one
-// line per round parity, a half per member (reduce.cpp, exchange_inline).
+// line per round parity, a half per member (pair.h, pair_exchange).
 constexpr std::size_t kDuoBytes = 16;
 struct alignas(kDropboxLine) DuoLine {
   struct Half {

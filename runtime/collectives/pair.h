@@ -1,9 +1,10 @@
-// Two-member communicators: the barrier and the small allreduce as inline
-// code, for the flat API to compile into its own functions (always_inline:
-// GCC otherwise keeps the exchange a call of its own, see below).
+// Two-member communicators: the barrier, the small allreduce and the small
+// alltoall as inline code, for the flat API to compile into its own
+// functions (always_inline: GCC otherwise keeps the exchange a call of its
+// own, see below).
 //
-// Why. With two members each of these collectives is one exchange over one
-// cache line (dropbox.h, PairLine and DuoLine), about 30 ns on the 2-core
+// Why. With two members each of these collectives is one exchange over
+// shared cache lines (dropbox.h, PairLine and DuoLine; ring.h for alltoall), about 30 ns on the 2-core
 // test machine (tools/bench.sh floor), and what decides the rest is the
 // software between one call's exchange and the next: a member that has
 // seen the peer's number returns, and its next store waits on everything
@@ -14,7 +15,8 @@
 // inline, with one table lookup for the kernel, 0.029-0.045 and
 // 0.041-0.058 us (alternating runs of a 2-rank loop of 100000 calls, best
 // of 15; the spread is this VM's phases). In tools/bench.sh coll: barrier
-// 0.056 -> 0.035 us, 8 B allreduce 0.074 -> 0.054 us.
+// 0.056 -> 0.032-0.039 us, 8 B allreduce 0.074 -> 0.050-0.054 us, and the
+// 8 B alltoall, through the general ring code 0.136 us, 0.049-0.053 us.
 //
 // Tried: the allreduce on one line for every round, with a data slot per
 // round parity in each half (as the barrier's PairLine, which beats two
@@ -54,6 +56,14 @@ constexpr int kPairKernelTypes = 64;  // predefined datatype handle indices
 using PairKernelTable = std::array<std::array<PairKernel, kPairKernelTypes>, op_maxloc + 1>;
 extern const PairKernelTable pair_kernels;  // ops.cpp
 
+// The index of a predefined datatype handle in the tables below, or -1 for
+// a derived type or a handle that is not valid at all.
+inline int pair_type_index(PURE_Datatype type) {
+  constexpr int kIndex = 0x00FFFFFF;
+  const int t = type & kIndex;
+  return (type & ~kIndex) == PURE_HANDLE_KIND_DATATYPE && t < kPairKernelTypes ? t : -1;
+}
+
 // Bytes of one element of each predefined datatype whose elements lie back
 // to back with nothing between or before them (size == extent, lb 0): a
 // block of count elements is count * size bytes at count * size * index.
@@ -63,10 +73,8 @@ extern const std::array<std::uint32_t, kPairKernelTypes> pair_type_sizes;  // op
 // The size for a datatype handle, or 0 for a derived type, a pair type or
 // a handle that is not valid at all.
 inline std::size_t pair_type_size(PURE_Datatype type) {
-  constexpr int kIndex = 0x00FFFFFF;
-  const int t = type & kIndex;
-  if ((type & ~kIndex) != PURE_HANDLE_KIND_DATATYPE || t >= kPairKernelTypes) return 0;
-  return pair_type_sizes[static_cast<std::size_t>(t)];
+  const int t = pair_type_index(type);
+  return t < 0 ? 0 : pair_type_sizes[static_cast<std::size_t>(t)];
 }
 
 // The entry for an op handle and a datatype handle, or nullptr for a user
@@ -74,9 +82,9 @@ inline std::size_t pair_type_size(PURE_Datatype type) {
 inline const PairKernel* pair_kernel(PURE_Op op, PURE_Datatype type) {
   constexpr int kIndex = 0x00FFFFFF;
   const int o = op & kIndex;
-  const int t = type & kIndex;
-  if ((op & ~kIndex) != PURE_HANDLE_KIND_OP || o < op_max || o > op_maxloc) return nullptr;
-  if ((type & ~kIndex) != PURE_HANDLE_KIND_DATATYPE || t >= kPairKernelTypes) return nullptr;
+  const int t = pair_type_index(type);
+  if ((op & ~kIndex) != PURE_HANDLE_KIND_OP || o < op_max || o > op_maxloc || t < 0)
+    return nullptr;
   const PairKernel& k = pair_kernels[static_cast<std::size_t>(o)][static_cast<std::size_t>(t)];
   return k.kernel ? &k : nullptr;
 }
@@ -131,8 +139,9 @@ const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes);
 // whose data fits a line, straight from the flat API's arguments. Returns
 // false, having done nothing, for anything else, including every argument
 // the general path reports an error for (it then takes that path).
-[[gnu::always_inline]] inline bool pair_allreduce(Rank& rank, Comm& comm, const void* send, void* recv, int count,
-                           PURE_Datatype datatype, PURE_Op op) {
+[[gnu::always_inline]] inline bool pair_allreduce(Rank& rank, Comm& comm, const void* send,
+                                                  void* recv, int count, PURE_Datatype datatype,
+                                                  PURE_Op op) {
   if (comm.size() != 2 || comm.net() || count <= 0 || !recv || recv == PURE_IN_PLACE || !send)
     return false;
   const PairKernel* k = pair_kernel(op, datatype);

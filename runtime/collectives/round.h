@@ -188,7 +188,6 @@ class Round {
   }
 
  private:
-
   // Publishes this member's arrival (release: its line's contents go with
   // it), then looks at every other member's (acquire: theirs come with
   // them). The full fence between is Dekker's order, pairing with the same
