@@ -475,10 +475,10 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
   for (int j = 1; j < n; ++j) {
     const int k = (me - j + n) % n;
     Line& l = Dropbox::a2a_slot(ring, n, k, me, t);
-    if (l.seq.load(std::memory_order_acquire) < t) {
-      rank.wait_until([&] { return l.seq.load(std::memory_order_acquire) >= t; },
-                      WaitSite{call, k, -1});
-    }
+    // The sender's release store of t pairs with this acquire load: its
+    // check and block (or pointers) are visible once t is.
+    auto arrived = [&] { return l.seq.load(std::memory_order_acquire) >= t; };
+    if (!spin_until(rank, arrived)) rank.wait_until(arrived, WaitSite{call, k, -1});
     if (take_block(l, k, me, at(recv, rdispls[k], *rtype), static_cast<std::size_t>(rcounts[k]),
                    *rtype, mover))
       pointed = true;
