@@ -156,22 +156,33 @@ run_logged() {
   fi
 }
 
+# awk functions the reports share: a size's label, and the median of the
+# first c values of x (x[0] .. x[c-1], sorted in place; 0 when c is 0).
+awk_report_lib='
+    function label(b) {
+      if (b >= 1048576) return (b / 1048576) " MiB"
+      if (b >= 1024) return (b / 1024) " KiB"
+      return b " B"
+    }
+    function median(x, c,   k, j, t) {
+      if (c == 0) return 0
+      for (k = 1; k < c; ++k)
+        for (j = k; j > 0 && x[j - 1] > x[j]; --j) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+      return c % 2 ? x[int(c / 2)] : (x[c / 2 - 1] + x[c / 2]) / 2
+    }
+'
+
 # ----------------------------------------------------------------- p2p
 
 # Best per size over the rounds: minimum latency, maximum bandwidth. Prints
 # the two tables and the issue's targets.
 p2p_report() {
   local dir=$1 rounds=$2 inter=${3:-0}
-  awk -v rounds="$rounds" -v cores="$(nproc)" -v transport="$ompi_transport" -v ompi="$(mpirun --version 2>/dev/null | head -n 1)" -v inter="$inter" '
-    function label(b) {
-      if (b >= 1048576) return (b / 1048576) " MiB"
-      if (b >= 1024) return (b / 1024) " KiB"
-      return b " B"
-    }
+  awk -v rounds="$rounds" -v cores="$(nproc)" -v transport="$ompi_transport" -v ompi="$(mpirun --version 2>/dev/null | head -n 1)" -v inter="$inter" "$awk_report_lib"'
     # The median over rounds of the ratio within one round (Pure faster > 1):
     # the VM has slow and fast phases, and the two bests may come from
     # different ones.
-    function paired(what, s,   r, c, k, j, t, x, p, m) {
+    function paired(what, s,   r, c, x, p, m) {
       c = 0
       for (r = 1; r <= rounds; ++r) {
         if (!((what, "pure", s, r) in val) || !((what, "mpi", s, r) in val)) continue
@@ -179,10 +190,7 @@ p2p_report() {
         if (p <= 0 || m <= 0) continue
         x[c++] = what == "lat" ? m / p : p / m
       }
-      if (c == 0) return 0
-      for (k = 1; k < c; ++k)
-        for (j = k; j > 0 && x[j - 1] > x[j]; --j) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
-      return c % 2 ? x[int(c / 2)] : (x[c / 2 - 1] + x[c / 2]) / 2
+      return median(x, c)
     }
     FNR == 1 {
       impl = FILENAME ~ /\/pure\.[0-9]+$/ ? "pure" : "mpi"
@@ -316,12 +324,7 @@ coll_launch() {
 coll_report() {
   local dir=$1 rounds=$2
   awk -v rounds="$rounds" -v cores="$(nproc)" -v transport="$ompi_transport" \
-    -v ompi="$(mpirun --version 2>/dev/null | head -n 1)" -v pure_env="$(pure_env_note)" '
-    function label(b) {
-      if (b >= 1048576) return (b / 1048576) " MiB"
-      if (b >= 1024) return (b / 1024) " KiB"
-      return b " B"
-    }
+    -v ompi="$(mpirun --version 2>/dev/null | head -n 1)" -v pure_env="$(pure_env_note)" "$awk_report_lib"'
     function size_label(op, b) {
       if (op == "barrier") return "-"
       return label(b) (op == "alltoall" ? "/pair" : "")
@@ -329,17 +332,14 @@ coll_report() {
     # The median over rounds of Open MPI / Pure within the same round: this
     # VM has slow and fast phases (cache-line costs change up to 5x, for
     # minutes), and the best of each side may come from different phases.
-    function paired(n, op, b,   r, c, k, j, t, x) {
+    function paired(n, op, b,   r, c, x) {
       c = 0
       for (r = 1; r <= rounds; ++r) {
         if (!((n, "pure", op, b, r) in val) || !((n, "mpi", op, b, r) in val)) continue
         if (val[n, "pure", op, b, r] <= 0) continue
         x[c++] = val[n, "mpi", op, b, r] / val[n, "pure", op, b, r]
       }
-      if (c == 0) return 0
-      for (k = 1; k < c; ++k)
-        for (j = k; j > 0 && x[j - 1] > x[j]; --j) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
-      return c % 2 ? x[int(c / 2)] : (x[c / 2 - 1] + x[c / 2]) / 2
+      return median(x, c)
     }
     function target(n, op, b, goal, text,   p, m, q) {
       p = best[n, "pure", op, b]; m = best[n, "mpi", op, b]
@@ -449,12 +449,7 @@ coll_threshold() {
   done
   echo >&2
   awk -v rounds="$rounds" -v cores="$(nproc)" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" \
-    -v own="$((${own:-0}))" -v shared="$((${shared:-0}))" -v threads="$((${threads:-0}))" '
-    function label(b) {
-      if (b >= 1048576) return (b / 1048576) " MiB"
-      if (b >= 1024) return (b / 1024) " KiB"
-      return b " B"
-    }
+    -v own="$((${own:-0}))" -v shared="$((${shared:-0}))" -v threads="$((${threads:-0}))" "$awk_report_lib"'
     function t_label(k) { return k < nb ? label(sizes[k]) : "never" }
     # Slowdowns of candidate k (partition from sizes[k] on; k == nb: never)
     # over rank counts [a, b] of ns: sets worst and mean.
