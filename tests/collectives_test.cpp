@@ -633,68 +633,67 @@ TEST_P(Collectives, BackToBackMixed) {
   }));
 }
 
-// Two ranks: an allreduce on a predefined type takes the API's shortcut
-// (coll::pair_allreduce) while the same data described by a derived type
-// takes the general path; the two meet in one exchange, in either role and
-// in place or not, on the shared line (8 and 16 B) and on arrival lines
-// (24 B), and both get the sum of rank 0's and rank 1's values.
+// Two ranks, two paths to one exchange: for blocks of n = 1 .. max_n
+// doubles, 200 calls each, body(n, k, block, derived) runs one call, where
+// `block` is the n doubles as one derived type and `derived` says whether
+// this rank passes it (the general path) instead of n PURE_DOUBLE (the
+// API's shortcut, coll::pair_*). The ranks swap roles every call.
+template <class Body>
+void pair_paths(int rank, int max_n, Body&& body) {
+  for (int n = 1; n <= max_n; ++n) {
+    PURE_Datatype block;
+    EXPECT_PURE_OK(pure_type_contiguous(n, PURE_DOUBLE, &block));
+    EXPECT_PURE_OK(pure_type_commit(&block));
+    for (int k = 0; k < 200 && !testing::Test::HasFatalFailure(); ++k)
+      body(n, k, block, (rank + k) % 2 == 1);
+    EXPECT_PURE_OK(pure_type_free(&block));
+  }
+}
+
+// Allreduce: the two meet in one exchange, in either role and in place or
+// not, on the shared line (8 and 16 B) and on arrival lines (24 B), and
+// both get the sum of rank 0's and rank 1's values.
 TEST(CollectivesPair, ShortcutAndGeneralPathMeet) {
   EXPECT_EQ(0, run_ranks(2, [](int rank, int) {
-    for (int n = 1; n <= 3; ++n) {
-      PURE_Datatype block;
-      EXPECT_PURE_OK(pure_type_contiguous(n, PURE_DOUBLE, &block));
-      EXPECT_PURE_OK(pure_type_commit(&block));
-      for (int k = 0; k < 200; ++k) {
-        const bool derived = (rank + k) % 2 == 1;  // alternate who takes which path
-        const bool in_place = (k / 2) % 2 == 1;
-        double in[3], out[3];
-        for (int i = 0; i < n; ++i) {
-          in[i] = (rank + 1) * 100.0 + i + k;
-          out[i] = in_place ? in[i] : -1;
-        }
-        const void* send = in_place ? PURE_IN_PLACE : static_cast<const void*>(in);
-        if (derived)
-          EXPECT_PURE_OK(pure_allreduce(send, out, 1, block, PURE_SUM, PURE_COMM_WORLD));
-        else
-          EXPECT_PURE_OK(pure_allreduce(send, out, n, PURE_DOUBLE, PURE_SUM, PURE_COMM_WORLD));
-        for (int i = 0; i < n; ++i)
-          ASSERT_EQ(out[i], 300.0 + 2 * (i + k)) << "n " << n << " k " << k << " i " << i;
+    pair_paths(rank, 3, [rank](int n, int k, PURE_Datatype block, bool derived) {
+      const bool in_place = (k / 2) % 2 == 1;
+      double in[3], out[3];
+      for (int i = 0; i < n; ++i) {
+        in[i] = (rank + 1) * 100.0 + i + k;
+        out[i] = in_place ? in[i] : -1;
       }
-      EXPECT_PURE_OK(pure_type_free(&block));
-    }
+      const void* send = in_place ? PURE_IN_PLACE : static_cast<const void*>(in);
+      if (derived)
+        EXPECT_PURE_OK(pure_allreduce(send, out, 1, block, PURE_SUM, PURE_COMM_WORLD));
+      else
+        EXPECT_PURE_OK(pure_allreduce(send, out, n, PURE_DOUBLE, PURE_SUM, PURE_COMM_WORLD));
+      for (int i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], 300.0 + 2 * (i + k)) << "n " << n << " k " << k << " i " << i;
+    });
   }));
 }
 
-// Two ranks: an alltoall on predefined types whose blocks fit a line takes
-// the API's shortcut (coll::pair_alltoall), the same blocks described by a
-// derived type take the general path; the two meet on the alltoall ring,
-// in either role, for blocks of 8 to 48 bytes (inline) and 56 (by pointer,
-// where both take the general path), and every block arrives.
+// Alltoall: the two meet on the alltoall ring, in either role, for blocks
+// of 8 to 48 bytes (inline) and 56 (by pointer, where both take the
+// general path), and every block arrives.
 TEST(CollectivesPair, AlltoallShortcutAndGeneralPathMeet) {
   EXPECT_EQ(0, run_ranks(2, [](int rank, int) {
-    for (int n = 1; n <= 7; ++n) {
-      PURE_Datatype block;
-      EXPECT_PURE_OK(pure_type_contiguous(n, PURE_DOUBLE, &block));
-      EXPECT_PURE_OK(pure_type_commit(&block));
-      for (int k = 0; k < 200; ++k) {
-        const bool derived = (rank + k) % 2 == 1;  // alternate who takes which path
-        double in[14], out[14];
-        for (int j = 0; j < 2; ++j)
-          for (int i = 0; i < n; ++i) {
-            in[j * n + i] = rank * 1000.0 + j * 100.0 + i + k;
-            out[j * n + i] = -1;
-          }
-        if (derived)
-          EXPECT_PURE_OK(pure_alltoall(in, 1, block, out, 1, block, PURE_COMM_WORLD));
-        else
-          EXPECT_PURE_OK(pure_alltoall(in, n, PURE_DOUBLE, out, n, PURE_DOUBLE, PURE_COMM_WORLD));
-        for (int j = 0; j < 2; ++j)
-          for (int i = 0; i < n; ++i)
-            ASSERT_EQ(out[j * n + i], j * 1000.0 + rank * 100.0 + i + k)
-                << "n " << n << " k " << k << " from " << j << " i " << i;
-      }
-      EXPECT_PURE_OK(pure_type_free(&block));
-    }
+    pair_paths(rank, 7, [rank](int n, int k, PURE_Datatype block, bool derived) {
+      double in[14], out[14];
+      for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < n; ++i) {
+          in[j * n + i] = rank * 1000.0 + j * 100.0 + i + k;
+          out[j * n + i] = -1;
+        }
+      if (derived)
+        EXPECT_PURE_OK(pure_alltoall(in, 1, block, out, 1, block, PURE_COMM_WORLD));
+      else
+        EXPECT_PURE_OK(pure_alltoall(in, n, PURE_DOUBLE, out, n, PURE_DOUBLE, PURE_COMM_WORLD));
+      for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < n; ++i)
+          ASSERT_EQ(out[j * n + i], j * 1000.0 + rank * 100.0 + i + k)
+              << "n " << n << " k " << k << " from " << j << " i " << i;
+    });
   }));
 }
 
