@@ -158,6 +158,8 @@ void column_read(Rank& rank, Comm& comm, Line* ring, std::uint64_t t, bool point
     prefetch_for_write(&Dropbox::a2a_slot(ring, n, me, (me + j) % n, t + 1));
   // Done with our column of call t. Only senders of pointers wait for that,
   // and only for this call, so without one here nobody needs a wake-up.
+  // The release pairs with their acquire load in wait_read: our copies out
+  // of their blocks are done before they see t.
   AlltoallCursor& cursor = comm.dropbox().a2a_cursor(me);
   cursor.read.store(t, std::memory_order_release);
   if (pointed) {

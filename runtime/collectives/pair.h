@@ -241,7 +241,8 @@ void pair_alltoall_receive(Rank& rank, Comm& comm, std::uint64_t t, void* dst,
   // As the general path: our line of call t+1 is that of call t-1, whose
   // reader is done; take it exclusive ahead of the next call's store. Then
   // say our column of call t is read (only a sender of pointers waits for
-  // that, and the peer sent none).
+  // that, and the peer sent none; the release pairs with the acquire load
+  // in its wait, movement.cpp's wait_read).
   prefetch_for_write(&Dropbox::a2a_slot(ring, 2, me, peer, t + 1));
   cursor.read.store(t, std::memory_order_release);
   return true;
