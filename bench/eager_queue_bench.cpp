@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "channels/eager_queue.h"
-#include "wait.h"
+#include "base/wait.h"
 
 namespace {
 

@@ -31,7 +31,7 @@
 #include <thread>
 #include <vector>
 
-#include "fiber.h"
+#include "base/fiber.h"
 
 namespace {
 

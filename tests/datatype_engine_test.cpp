@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "datatype.h"
+#include "types/datatype.h"
 #include "pure/pure.h"
 
 namespace pure {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "fiber.h"
+#include "base/fiber.h"
 #include "harness.h"
-#include "topology.h"
+#include "base/topology.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // and never spins first, so every handoff goes through the racy window
 // between a waiter's re-check and its sleep. A lost wake-up hangs the test,
 // which ctest's TIMEOUT then fails, instead of costing a delay.
-#include "parker.h"
+#include "base/parker.h"
 
 #include <gtest/gtest.h>
 

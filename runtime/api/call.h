@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <string>
 
-#include "comm.h"
-#include "error.h"
-#include "process.h"
-#include "rank.h"
+#include "comm/comm.h"
+#include "base/error.h"
+#include "job/process.h"
+#include "job/rank.h"
 
 namespace pure::api {
 

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "api/call.h"
-#include "rank_exit.h"
+#include "job/rank_exit.h"
 
 namespace pure {
 namespace {

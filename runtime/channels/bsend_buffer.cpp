@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "error.h"
-#include "rank.h"
+#include "base/error.h"
+#include "job/rank.h"
 
 namespace pure {
 

@@ -1,4 +1,4 @@
-#include "eager_queue.h"
+#include "channels/eager_queue.h"
 
 #include <algorithm>
 #include <cstdlib>

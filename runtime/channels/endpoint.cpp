@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "process.h"
-#include "rank.h"
+#include "job/process.h"
+#include "job/rank.h"
 
 namespace pure {
 

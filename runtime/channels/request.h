@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <memory>
 
-#include "datatype.h"
+#include "types/datatype.h"
 #include "pure/pure.h"
 
 struct pure_request_s {};  // opaque to users; pure::Request derives from it

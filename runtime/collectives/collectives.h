@@ -8,10 +8,10 @@
 #include <cstddef>
 
 #include "collectives/dropbox.h"
-#include "collectives/ops.h"
-#include "comm.h"
-#include "datatype.h"
-#include "rank.h"
+#include "types/ops.h"
+#include "comm/comm.h"
+#include "types/datatype.h"
+#include "job/rank.h"
 
 namespace pure::coll {
 

@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "collectives/ring.h"
-#include "comm.h"
+#include "comm/comm.h"
 
 namespace pure {
 

@@ -35,12 +35,12 @@
 #include <cstdint>
 
 #include "collectives/dropbox.h"
-#include "collectives/ops.h"
+#include "types/ops.h"
 #include "collectives/round.h"
-#include "comm.h"
-#include "datatype.h"
+#include "comm/comm.h"
+#include "types/datatype.h"
 #include "pure/pure.h"
-#include "rank.h"
+#include "job/rank.h"
 
 namespace pure::coll {
 

@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "collectives/handle_table.h"
-#include "collectives/ops.h"
+#include "base/handle_table.h"
+#include "types/ops.h"
 #include "pure/pure.h"
 
 namespace pure {

@@ -10,10 +10,10 @@
 #include <string>
 
 #include "collectives/dropbox.h"
-#include "comm.h"
-#include "error.h"
-#include "process.h"
-#include "rank.h"
+#include "comm/comm.h"
+#include "base/error.h"
+#include "job/process.h"
+#include "job/rank.h"
 
 namespace pure::coll {
 

@@ -2,9 +2,9 @@
 
 #include <sched.h>
 
-#include "rank.h"
+#include "job/rank.h"
 #include "sched/scheduler.h"
-#include "topology.h"
+#include "base/topology.h"
 
 namespace pure::sched {
 

@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "parker.h"
-#include "wait.h"
+#include "base/parker.h"
+#include "base/wait.h"
 
 namespace pure::sched {
 

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "error.h"
-#include "process.h"
-#include "rank.h"
+#include "base/error.h"
+#include "job/process.h"
+#include "job/rank.h"
 #include "sched/helpers.h"
-#include "topology.h"
+#include "base/topology.h"
 
 namespace pure::sched {
 

@@ -1,4 +1,4 @@
-#include "process.h"
+#include "job/process.h"
 
 #include <unistd.h>
 
@@ -7,14 +7,14 @@
 #include <cstdio>
 #include <cstring>
 
-#include "cluster.h"
+#include "net/cluster.h"
 #include "collectives/dropbox.h"
-#include "comm_net.h"
-#include "error.h"
-#include "fiber.h"
-#include "rank.h"
+#include "net/comm_net.h"
+#include "base/error.h"
+#include "base/fiber.h"
+#include "job/rank.h"
 #include "sched/scheduler.h"
-#include "topology.h"
+#include "base/topology.h"
 
 namespace pure {
 

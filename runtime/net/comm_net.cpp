@@ -1,8 +1,8 @@
-#include "comm_net.h"
+#include "net/comm_net.h"
 
 #include <algorithm>
 
-#include "cluster.h"
+#include "net/cluster.h"
 
 namespace pure {
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "rank_map.h"
+#include "net/rank_map.h"
 
 namespace pure {
 

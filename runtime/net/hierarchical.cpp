@@ -37,11 +37,11 @@
 #include <string>
 #include <vector>
 
-#include "cluster.h"
+#include "net/cluster.h"
 #include "collectives/collectives.h"
 #include "collectives/rank_state.h"
-#include "comm_net.h"
-#include "process.h"
+#include "net/comm_net.h"
+#include "job/process.h"
 
 namespace pure::coll::hier {
 

@@ -1,4 +1,4 @@
-#include "ops.h"
+#include "types/ops.h"
 
 #include <algorithm>
 #include <complex>
@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "collectives/pair.h"
-#include "error.h"
+#include "base/error.h"
 
 namespace pure::coll {
 

@@ -1,4 +1,4 @@
-#include "topology.h"
+#include "base/topology.h"
 
 #include <hwloc.h>
 

@@ -1,4 +1,4 @@
-#include "rank_map.h"
+#include "net/rank_map.h"
 
 #include <fstream>
 #include <sstream>

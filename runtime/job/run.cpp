@@ -1,11 +1,11 @@
 #include <cstdio>
 
-#include "cluster.h"
-#include "error.h"
-#include "process.h"
+#include "net/cluster.h"
+#include "base/error.h"
+#include "job/process.h"
 #include "pure/run.hpp"
-#include "rank_exit.h"
-#include "topology.h"
+#include "job/rank_exit.h"
+#include "base/topology.h"
 
 namespace pure {
 

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "pure/run.hpp"
-#include "rank_map.h"
+#include "net/rank_map.h"
 
 namespace pure {
 

@@ -18,8 +18,8 @@
 
 #include "channels/eager_queue.h"
 #include "pure/run.hpp"
-#include "rank_map.h"
-#include "wait.h"
+#include "net/rank_map.h"
+#include "base/wait.h"
 
 namespace pure {
 

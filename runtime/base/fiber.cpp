@@ -1,4 +1,4 @@
-#include "fiber.h"
+#include "base/fiber.h"
 
 #include <pthread.h>
 #include <sched.h>

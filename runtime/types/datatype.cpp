@@ -1,4 +1,4 @@
-#include "datatype.h"
+#include "types/datatype.h"
 
 #include <algorithm>
 #include <complex>

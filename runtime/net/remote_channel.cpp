@@ -28,12 +28,12 @@
 #include <memory>
 
 #include "channels/endpoint.h"
-#include "cluster.h"
-#include "comm.h"
-#include "comm_net.h"
-#include "error.h"
-#include "process.h"
-#include "rank.h"
+#include "net/cluster.h"
+#include "comm/comm.h"
+#include "net/comm_net.h"
+#include "base/error.h"
+#include "job/process.h"
+#include "job/rank.h"
 
 namespace pure {
 

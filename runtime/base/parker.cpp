@@ -1,4 +1,4 @@
-#include "parker.h"
+#include "base/parker.h"
 
 #include <linux/futex.h>
 #include <linux/membarrier.h>

@@ -1,4 +1,4 @@
-#include "cluster.h"
+#include "net/cluster.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
+#include "base/error.h"
 #include "pure/pure.h"
 
 namespace pure {

@@ -1,8 +1,8 @@
-#include "rank.h"
+#include "job/rank.h"
 
 #include "collectives/dropbox.h"
 #include "collectives/rank_state.h"
-#include "process.h"
+#include "job/process.h"
 #include "sched/scheduler.h"
 
 namespace pure {

@@ -10,13 +10,13 @@
 
 #include "channels/bsend_buffer.h"
 #include "channels/endpoint.h"
-#include "collectives/handle_table.h"
-#include "comm.h"
-#include "datatype.h"
-#include "error.h"
-#include "fiber.h"
-#include "parker.h"
-#include "wait.h"
+#include "base/handle_table.h"
+#include "comm/comm.h"
+#include "types/datatype.h"
+#include "base/error.h"
+#include "base/fiber.h"
+#include "base/parker.h"
+#include "base/wait.h"
 
 namespace pure {
 
