@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "channels/eager_queue.h"
-#include "base/wait.h"
+#include "base/waiter.h"
 
 namespace {
 

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/handle.h"
 #include "types/datatype.h"
 #include "pure/pure.h"
 
@@ -19,7 +20,7 @@ namespace pure {
 namespace {
 
 const Datatype& T(PURE_Datatype handle) {
-  const Datatype* t = Datatype::predefined(handle & 0x00FFFFFF);
+  const Datatype* t = Datatype::predefined(pure::handle_index(handle));
   EXPECT_NE(t, nullptr);
   return *t;
 }

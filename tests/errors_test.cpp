@@ -44,6 +44,10 @@ struct BadCall {
 
 int ints[64];
 
+void sum_ints(void* in, void* inout, int* len, PURE_Datatype*) {
+  for (int i = 0; i < *len; ++i) static_cast<int*>(inout)[i] += static_cast<int*>(in)[i];
+}
+
 std::vector<BadCall> bad_calls() {
   using V = std::vector<std::string>;
   auto fixed = [](V v) { return [v](int) { return v; }; };
@@ -94,7 +98,72 @@ std::vector<BadCall> bad_calls() {
          pure_type_free(&t);
          return pure_send(ints, 1, copy, 0, 0, W);
        },
-       fixed({"invalid datatype"})},
+       fixed({"datatype handle 0x", "was freed"})},
+      // The freed handle's slot now holds another type: the old handle must
+      // still be refused, not read as the new type.
+      {"FreedDatatypeSlotReused", "pure_type_size", PURE_ERR_TYPE,
+       [](int) {
+         PURE_Datatype t, copy, other;
+         pure_type_contiguous(2, PURE_INT, &t);
+         copy = t;
+         pure_type_free(&t);
+         pure_type_contiguous(5, PURE_INT, &other);
+         int size = 0;
+         return pure_type_size(copy, &size);
+       },
+       fixed({"datatype handle 0x", "was freed"})},
+      {"FreedCommunicator", "pure_comm_size", PURE_ERR_COMM,
+       [](int) {
+         // Over PURE_COMM_SELF: the other ranks are not there to dup with.
+         PURE_Comm dup, copy, other;
+         pure_comm_dup(PURE_COMM_SELF, &dup);
+         copy = dup;
+         pure_comm_free(&dup);
+         pure_comm_dup(PURE_COMM_SELF, &other);
+         int size = 0;
+         return pure_comm_size(copy, &size);
+       },
+       fixed({"communicator handle 0x", "was freed"})},
+      {"FreedGroup", "pure_group_size", PURE_ERR_GROUP,
+       [](int) {
+         PURE_Group g, copy, other;
+         pure_comm_group(W, &g);
+         copy = g;
+         pure_group_free(&g);
+         pure_comm_group(W, &other);
+         int size = 0;
+         return pure_group_size(copy, &size);
+       },
+       fixed({"group handle 0x", "was freed"})},
+      {"FreedOp", "pure_op_commutative", PURE_ERR_OP,
+       [](int) {
+         PURE_Op op, copy, other;
+         pure_op_create(sum_ints, 1, &op);
+         copy = op;
+         pure_op_free(&op);
+         pure_op_create(sum_ints, 0, &other);
+         int commute = 0;
+         return pure_op_commutative(copy, &commute);
+       },
+       fixed({"op handle 0x", "was freed"})},
+      // A request handle kept after the wait that completed (and freed) it;
+      // the request object is reused by the next receive.
+      {"CompletedRequest", "pure_wait", PURE_ERR_REQUEST,
+       [](int) {
+         int me = 0;
+         pure_comm_rank(W, &me);
+         PURE_Request r, copy, next;
+         pure_irecv(ints, 1, PURE_INT, me, 5, W, &r);
+         copy = r;
+         pure_send(ints + 1, 1, PURE_INT, me, 5, W);
+         pure_wait(&r, PURE_STATUS_IGNORE);
+         pure_irecv(ints, 1, PURE_INT, me, 6, W, &next);
+         const int rc = pure_wait(&copy, PURE_STATUS_IGNORE);
+         pure_send(ints + 1, 1, PURE_INT, me, 6, W);  // (under PURE_ERRORS_RETURN)
+         pure_wait(&next, PURE_STATUS_IGNORE);
+         return rc;
+       },
+       fixed({"request handle", "already completed or freed"})},
       {"NullCommunicator", "pure_send", PURE_ERR_COMM,
        [](int) { return pure_send(ints, 1, PURE_INT, 0, 0, PURE_COMM_NULL); },
        fixed({"PURE_COMM_NULL"})},

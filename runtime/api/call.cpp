@@ -14,6 +14,13 @@ int handle_error(Call& c, const Error& e) {
   fatal(c.rank, c.name, e.code(), e.what());
 }
 
+void handle_error(int code, const char* kind, HandleState state, int handle) {
+  if (state == HandleState::freed)
+    fail(code, "%s handle 0x%x was freed (it names no %s any more)", kind,
+         static_cast<unsigned>(handle), kind);
+  fail(code, "invalid %s handle 0x%x", kind, static_cast<unsigned>(handle));
+}
+
 int outside_rank(const char* call) {
   std::fprintf(stderr,
                "pure: %s called from a thread that is not a Pure rank; only rank threads "
@@ -25,9 +32,7 @@ int outside_rank(const char* call) {
 Comm& comm_arg(Call& c, PURE_Comm handle) {
   if (handle == PURE_COMM_NULL) fail(PURE_ERR_COMM, "PURE_COMM_NULL is not a valid communicator");
   Comm* comm = c.rank.comm(handle);
-  if (!comm && c.rank.comm_freed(handle))
-    fail(PURE_ERR_COMM, "communicator handle 0x%x was freed", static_cast<unsigned>(handle));
-  if (!comm) fail(PURE_ERR_COMM, "invalid communicator handle 0x%x", static_cast<unsigned>(handle));
+  if (!comm) handle_error(PURE_ERR_COMM, "communicator", c.rank.handles().comms.state(handle), handle);
   c.errors = comm;
   return *comm;
 }
@@ -35,7 +40,7 @@ Comm& comm_arg(Call& c, PURE_Comm handle) {
 const Datatype& any_type_arg(Call& c, PURE_Datatype handle) {
   if (handle == PURE_DATATYPE_NULL) fail(PURE_ERR_TYPE, "PURE_DATATYPE_NULL is not a valid datatype");
   const Datatype* t = c.rank.type(handle);
-  if (!t) fail(PURE_ERR_TYPE, "invalid datatype handle 0x%x", static_cast<unsigned>(handle));
+  if (!t) handle_error(PURE_ERR_TYPE, "datatype", c.rank.handles().types.state(handle), handle);
   return *t;
 }
 
@@ -63,7 +68,7 @@ int dest_arg(const Comm& comm, int dest) {
   if (dest < 0 || dest >= comm.size())
     fail(PURE_ERR_RANK, "invalid destination rank %d (%s has %d ranks)", dest, comm.name().c_str(),
          comm.size());
-  return comm.index_of(dest);
+  return comm.world_of(dest);
 }
 
 int source_arg(const Comm& comm, int source) {
@@ -71,7 +76,7 @@ int source_arg(const Comm& comm, int source) {
   if (source < 0 || source >= comm.size())
     fail(PURE_ERR_RANK, "invalid source rank %d (%s has %d ranks)", source, comm.name().c_str(),
          comm.size());
-  return comm.index_of(source);
+  return comm.world_of(source);
 }
 
 void send_tag_arg(Call& c, int tag) {

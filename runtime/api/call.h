@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "base/handle.h"
 #include "comm/comm.h"
 #include "base/error.h"
 #include "job/process.h"
@@ -24,6 +25,9 @@ struct Call {
 [[noreturn]] void fatal(Rank& rank, const char* call, int code, const std::string& message);
 int handle_error(Call& c, const Error& e);
 int outside_rank(const char* call);
+// Throws the error for a handle that names no object of its kind: `state`
+// says whether it names one that was freed.
+[[noreturn]] void handle_error(int code, const char* kind, HandleState state, int handle);
 
 // Runs `body(Call&)` for flat-API function `name`. `need_init` is false only
 // for the few calls MPI allows before init or after finalize.

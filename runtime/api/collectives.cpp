@@ -8,7 +8,7 @@
 #include "api/call.h"
 #include "collectives/collectives.h"
 #include "collectives/pair.h"
-#include "collectives/rank_state.h"
+#include "net/hierarchical.h"
 
 using namespace pure;
 using namespace pure::api;
@@ -17,24 +17,62 @@ namespace {
 
 bool in_place(const void* p) { return p == PURE_IN_PLACE; }
 
-// The index of a predefined op handle, or 0.
-int predefined_op(PURE_Op op) {
-  const bool predefined = (op & ~0x00FFFFFF) == PURE_HANDLE_KIND_OP &&
-                          (op & 0x00FFFFFF) >= coll::op_max && (op & 0x00FFFFFF) <= coll::op_maxloc;
-  return predefined ? op & 0x00FFFFFF : 0;
+// Each collective, on a communicator whose members all live in this process
+// (collectives/) or on one spanning processes (net/hierarchical.h).
+namespace run {
+void barrier(Rank& rank, Comm& comm, const char* call) {
+  if (comm.spans_processes()) return hier::barrier(rank.member(), comm, call);
+  coll::barrier(rank.member(), comm, call);
 }
+void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t count,
+           const Datatype& type, int root) {
+  if (comm.spans_processes()) return hier::bcast(rank.member(), comm, call, buf, count, type, root);
+  coll::bcast(rank.member(), comm, call, buf, count, type, root);
+}
+void reduce(Rank& rank, Comm& comm, const coll::ReduceArgs& a, int root) {
+  if (comm.spans_processes()) return hier::reduce(rank.member(), comm, a, root);
+  coll::reduce(rank.member(), comm, a, root);
+}
+void scan(Rank& rank, Comm& comm, const coll::ReduceArgs& a, bool exclusive) {
+  if (comm.spans_processes()) return hier::scan(rank.member(), comm, a, exclusive);
+  coll::scan(rank.member(), comm, a, exclusive);
+}
+void reduce_scatter(Rank& rank, Comm& comm, const coll::ReduceArgs& a, const int* recvcounts) {
+  if (comm.spans_processes()) return hier::reduce_scatter(rank.member(), comm, a, recvcounts);
+  coll::reduce_scatter(rank.member(), comm, a, recvcounts);
+}
+template <class... Args>
+void gatherv(Rank& rank, Comm& comm, Args... args) {
+  if (comm.spans_processes()) return hier::gatherv(rank.member(), comm, args...);
+  coll::gatherv(rank.member(), comm, args...);
+}
+template <class... Args>
+void scatterv(Rank& rank, Comm& comm, Args... args) {
+  if (comm.spans_processes()) return hier::scatterv(rank.member(), comm, args...);
+  coll::scatterv(rank.member(), comm, args...);
+}
+template <class... Args>
+void allgatherv(Rank& rank, Comm& comm, Args... args) {
+  if (comm.spans_processes()) return hier::allgatherv(rank.member(), comm, args...);
+  coll::allgatherv(rank.member(), comm, args...);
+}
+template <class... Args>
+void alltoallv(Rank& rank, Comm& comm, Args... args) {
+  if (comm.spans_processes()) return hier::alltoallv(rank.member(), comm, args...);
+  coll::alltoallv(rank.member(), comm, args...);
+}
+}  // namespace run
 
-coll::OpRef op_arg(Call& c, PURE_Op op) {
+OpRef op_arg(Call& c, PURE_Op op) {
   if (op == PURE_OP_NULL) fail(PURE_ERR_OP, "PURE_OP_NULL is not a valid op");
-  coll::OpRef ref;
+  OpRef ref;
   if (const int index = predefined_op(op)) {
     ref.predefined = index;
     return ref;
   }
-  auto& table = c.rank.collectives().ops;
-  const coll::UserOp* u = table.find(op);
-  if (!u && table.freed(op)) fail(PURE_ERR_OP, "op handle 0x%x was freed", static_cast<unsigned>(op));
-  if (!u) fail(PURE_ERR_OP, "invalid op handle 0x%x", static_cast<unsigned>(op));
+  auto& table = c.rank.handles().ops;
+  const UserOp* u = table.find(op);
+  if (!u) handle_error(PURE_ERR_OP, "op", table.state(op), op);
   ref.user = *u;
   return ref;
 }
@@ -74,12 +112,12 @@ void checked_reduction(Call& c, Comm& cm, const char* name, const void* sendbuf,
                        Body&& body) {
   count_arg(count);
   TypeRef t = type_arg(c, datatype);
-  coll::OpRef o = op_arg(c, op);
+  OpRef o = op_arg(c, op);
   if (in_place(sendbuf) && !may_be_in_place)
     fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not allowed as the send buffer here");
   if (!in_place(sendbuf)) buffer_arg(sendbuf, count, *t.type);
   // An op that does not apply fails here, before any round.
-  coll::Reduction check(o, *t.type, datatype, static_cast<std::size_t>(count));
+  Reduction check(o, *t.type, datatype, static_cast<std::size_t>(count));
   coll::ReduceArgs a{name, in_place(sendbuf) ? nullptr : sendbuf, recvbuf,
                      static_cast<std::size_t>(count), t.type, datatype, o, &check};
   body(c, cm, a);
@@ -103,24 +141,24 @@ int pure_op_create(PURE_User_function* user_fn, int commute, PURE_Op* op) {
   return call("pure_op_create", [&](Call& c) {
     if (!user_fn) fail(PURE_ERR_ARG, "null user function");
     if (!op) fail(PURE_ERR_ARG, "null op pointer");
-    *op = c.rank.collectives().ops.add(coll::UserOp{user_fn, commute != 0});
+    *op = c.rank.handles().ops.add(UserOp{user_fn, commute != 0});
   });
 }
 
 int pure_op_free(PURE_Op* op) {
   return call("pure_op_free", [&](Call& c) {
     if (!op) fail(PURE_ERR_ARG, "null op pointer");
-    coll::OpRef ref = op_arg(c, *op);
+    OpRef ref = op_arg(c, *op);
     if (ref.predefined != 0) fail(PURE_ERR_OP, "the predefined op %s cannot be freed",
-                                  coll::op_name(ref.predefined));
-    c.rank.collectives().ops.remove(*op);
+                                  op_name(ref.predefined));
+    c.rank.handles().ops.remove(*op);
     *op = PURE_OP_NULL;
   });
 }
 
 int pure_op_commutative(PURE_Op op, int* commute) {
   return call("pure_op_commutative", [&](Call& c) {
-    coll::OpRef ref = op_arg(c, op);
+    OpRef ref = op_arg(c, op);
     if (!commute) fail(PURE_ERR_ARG, "null result pointer");
     *commute = ref.predefined != 0 || ref.user.commute;
   });
@@ -131,11 +169,11 @@ int pure_reduce_local(const void* inbuf, void* inoutbuf, int count, PURE_Datatyp
   return call("pure_reduce_local", [&](Call& c) {
     count_arg(count);
     TypeRef t = type_arg(c, datatype);
-    coll::OpRef o = op_arg(c, op);
+    OpRef o = op_arg(c, op);
     buffer_arg(inbuf, count, *t.type);
     buffer_arg(inoutbuf, count, *t.type);
-    coll::Reduction red(o, *t.type, datatype, static_cast<std::size_t>(count));
-    RankCollectives& s = c.rank.collectives();
+    Reduction red(o, *t.type, datatype, static_cast<std::size_t>(count));
+    coll::Member& s = c.rank.member();
     const void* in = red.input_view(inbuf, s.input);
     // A packed layout needs the current inout values packed, not just space.
     void* out = red.packed() ? const_cast<void*>(red.input_view(inoutbuf, s.output))
@@ -148,8 +186,8 @@ int pure_reduce_local(const void* inbuf, void* inoutbuf, int count, PURE_Datatyp
 int pure_barrier(PURE_Comm comm) {
   return call("pure_barrier", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    if (coll::pair_barrier(c.rank, cm, "pure_barrier")) return;
-    coll::barrier(c.rank, cm, "pure_barrier");
+    if (coll::pair_barrier(c.rank.member(), cm, "pure_barrier")) return;
+    run::barrier(c.rank, cm, "pure_barrier");
   });
 }
 
@@ -159,7 +197,7 @@ int pure_bcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_C
     root_arg(cm, root);
     TypeRef t = type_arg(c, datatype);
     data_arg(buffer, count, *t.type, "buffer");
-    coll::bcast(c.rank, cm, "pure_bcast", buffer, static_cast<std::size_t>(count), *t.type, root);
+    run::bcast(c.rank, cm, "pure_bcast", buffer, static_cast<std::size_t>(count), *t.type, root);
   });
 }
 
@@ -174,7 +212,7 @@ int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
                    [&](Call& c, Comm& comm_ref, coll::ReduceArgs& a) {
                      root_arg(comm_ref, root);
                      if (comm_ref.rank() == root) buffer_arg(recvbuf, count, *a.type);
-                     coll::reduce(c.rank, comm_ref, a, root);
+                     run::reduce(c.rank, comm_ref, a, root);
                    });
 }
 
@@ -185,11 +223,11 @@ int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype 
     // Two rank threads, a predefined op and type, data that fits a line:
     // the exchange straight from the arguments, with no Reduction built.
     // Anything else, every error included, takes the general path.
-    if (coll::pair_allreduce(c.rank, cm, sendbuf, recvbuf, count, datatype, op)) return;
+    if (coll::pair_allreduce(c.rank.member(), cm, sendbuf, recvbuf, count, datatype, op)) return;
     checked_reduction(c, cm, "pure_allreduce", sendbuf, recvbuf, count, datatype, op, true,
                       [&](Call& c2, Comm& cm2, coll::ReduceArgs& a) {
                         buffer_arg(recvbuf, count, *a.type);
-                        coll::reduce(c2.rank, cm2, a, -1);
+                        run::reduce(c2.rank, cm2, a, -1);
                       });
   });
 }
@@ -199,7 +237,7 @@ int pure_scan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datat
   return reduction("pure_scan", sendbuf, recvbuf, count, datatype, op, comm, true,
                    [&](Call& c, Comm& cm, coll::ReduceArgs& a) {
                      buffer_arg(recvbuf, count, *a.type);
-                     coll::scan(c.rank, cm, a, false);
+                     run::scan(c.rank, cm, a, false);
                    });
 }
 
@@ -208,7 +246,7 @@ int pure_exscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
   return reduction("pure_exscan", sendbuf, recvbuf, count, datatype, op, comm, true,
                    [&](Call& c, Comm& cm, coll::ReduceArgs& a) {
                      buffer_arg(recvbuf, count, *a.type);
-                     coll::scan(c.rank, cm, a, true);
+                     run::scan(c.rank, cm, a, true);
                    });
 }
 
@@ -225,7 +263,7 @@ int pure_reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                      if (!a.send) buffer_arg(recvbuf, static_cast<int>(total), *a.type);
                      buffer_arg(recvbuf, recvcount, *a.type);
                      std::vector<int> counts(static_cast<std::size_t>(comm_ref.size()), recvcount);
-                     coll::reduce_scatter(c.rank, comm_ref, a, counts.data());
+                     run::reduce_scatter(c.rank, comm_ref, a, counts.data());
                    });
 }
 
@@ -244,7 +282,7 @@ int pure_reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
                        if (recvcounts[i] < 0)
                          fail(PURE_ERR_COUNT, "invalid recvcounts[%d] = %d", i, recvcounts[i]);
                      buffer_arg(recvbuf, recvcounts[comm_ref.rank()], *a.type);
-                     coll::reduce_scatter(c.rank, comm_ref, a, recvcounts);
+                     run::reduce_scatter(c.rank, comm_ref, a, recvcounts);
                    });
 }
 
@@ -266,7 +304,7 @@ int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
       if (in_place(recvbuf) || (!recvbuf && rt.type->size() > 0))
         fail(PURE_ERR_BUFFER, "invalid receive buffer at the root");
     }
-    coll::gatherv(c.rank, cm, "pure_gatherv", in_place(sendbuf) ? nullptr : sendbuf,
+    run::gatherv(c.rank, cm, "pure_gatherv", in_place(sendbuf) ? nullptr : sendbuf,
                   static_cast<std::size_t>(sendcount), st.type, recvbuf, recvcounts, displs,
                   rt.type, root);
   });
@@ -290,7 +328,7 @@ int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void
       if (in_place(recvbuf)) fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not the receive buffer");
       buffer_arg(recvbuf, recvcount, *rt.type);
     }
-    coll::gatherv(c.rank, cm, "pure_gather", in_place(sendbuf) ? nullptr : sendbuf,
+    run::gatherv(c.rank, cm, "pure_gather", in_place(sendbuf) ? nullptr : sendbuf,
                   static_cast<std::size_t>(sendcount), st.type, recvbuf, b.counts.data(),
                   b.displs.data(), rt.type, root);
   });
@@ -314,7 +352,7 @@ int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[
       rt = type_arg(c, recvtype);
       data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     }
-    coll::scatterv(c.rank, cm, "pure_scatterv", sendbuf, sendcounts, displs, st.type,
+    run::scatterv(c.rank, cm, "pure_scatterv", sendbuf, sendcounts, displs, st.type,
                    in_place(recvbuf) ? nullptr : recvbuf, static_cast<std::size_t>(recvcount),
                    rt.type, root);
   });
@@ -338,7 +376,7 @@ int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
       rt = type_arg(c, recvtype);
       data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     }
-    coll::scatterv(c.rank, cm, "pure_scatter", sendbuf, b.counts.data(), b.displs.data(), st.type,
+    run::scatterv(c.rank, cm, "pure_scatter", sendbuf, b.counts.data(), b.displs.data(), st.type,
                    in_place(recvbuf) ? nullptr : recvbuf, static_cast<std::size_t>(recvcount),
                    rt.type, root);
   });
@@ -357,7 +395,7 @@ int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, 
     counts_arg(recvcounts, displs, cm.size(), "receive");
     if (in_place(recvbuf) || (!recvbuf && rt.type->size() > 0))
       fail(PURE_ERR_BUFFER, "invalid receive buffer");
-    coll::allgatherv(c.rank, cm, "pure_allgatherv", in_place(sendbuf) ? nullptr : sendbuf,
+    run::allgatherv(c.rank, cm, "pure_allgatherv", in_place(sendbuf) ? nullptr : sendbuf,
                      static_cast<std::size_t>(sendcount), st.type, recvbuf, recvcounts, displs,
                      rt.type);
   });
@@ -374,7 +412,7 @@ int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, v
     }
     data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     Blocks b(cm.size(), recvcount);
-    coll::allgatherv(c.rank, cm, "pure_allgather", in_place(sendbuf) ? nullptr : sendbuf,
+    run::allgatherv(c.rank, cm, "pure_allgather", in_place(sendbuf) ? nullptr : sendbuf,
                      static_cast<std::size_t>(sendcount), st.type, recvbuf, b.counts.data(),
                      b.displs.data(), rt.type);
   });
@@ -394,7 +432,7 @@ int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
     counts_arg(recvcounts, rdispls, cm.size(), "receive");
     if (in_place(recvbuf) || (!recvbuf && rt.type->size() > 0))
       fail(PURE_ERR_BUFFER, "invalid receive buffer");
-    coll::alltoallv(c.rank, cm, "pure_alltoallv", in_place(sendbuf) ? nullptr : sendbuf,
+    run::alltoallv(c.rank, cm, "pure_alltoallv", in_place(sendbuf) ? nullptr : sendbuf,
                     sendcounts, sdispls, st.type, recvbuf, recvcounts, rdispls, rt.type);
   });
 }
@@ -403,7 +441,7 @@ int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, vo
                   int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
   return call("pure_alltoall", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    if (coll::pair_alltoall(c.rank, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+    if (coll::pair_alltoall(c.rank.member(), cm, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                             recvtype))
       return;
     TypeRef st, rt = type_arg(c, recvtype);
@@ -413,7 +451,7 @@ int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, vo
     }
     data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     Blocks s(cm.size(), sendcount), r(cm.size(), recvcount);
-    coll::alltoallv(c.rank, cm, "pure_alltoall", in_place(sendbuf) ? nullptr : sendbuf,
+    run::alltoallv(c.rank, cm, "pure_alltoall", in_place(sendbuf) ? nullptr : sendbuf,
                     s.counts.data(), s.displs.data(), st.type, recvbuf, r.counts.data(),
                     r.displs.data(), rt.type);
   });

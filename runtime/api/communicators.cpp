@@ -6,41 +6,53 @@
 
 #include "api/call.h"
 #include "collectives/collectives.h"
-#include "collectives/rank_state.h"
+#include "net/hierarchical.h"
 
 using namespace pure;
 using namespace pure::api;
 
 namespace {
 
-const Group& group_arg(Call& c, PURE_Group handle) {
+// The members of a group handle, in group-rank order (world ranks).
+const std::vector<int>& group_arg(Call& c, PURE_Group handle) {
   if (handle == PURE_GROUP_NULL) fail(PURE_ERR_GROUP, "PURE_GROUP_NULL is not a valid group");
-  auto& table = c.rank.collectives().groups;
-  const Group* g = table.find(handle);
-  if (!g && table.freed(handle))
-    fail(PURE_ERR_GROUP, "group handle 0x%x was freed", static_cast<unsigned>(handle));
-  if (!g) fail(PURE_ERR_GROUP, "invalid group handle 0x%x", static_cast<unsigned>(handle));
-  return *g;
+  auto& table = c.rank.handles().groups;
+  const GroupRef* g = table.find(handle);
+  if (!g) handle_error(PURE_ERR_GROUP, "group", table.state(handle), handle);
+  return (*g)->members();
 }
 
 PURE_Group add_group(Rank& rank, std::vector<int> members) {
   if (members.empty()) return PURE_GROUP_EMPTY;
-  return rank.collectives().groups.add(std::make_shared<const std::vector<int>>(std::move(members)));
+  return rank.handles().groups.add(std::make_shared<const Group>(std::move(members)));
+}
+
+PURE_Group add_group(Rank& rank, const GroupRef& group) {
+  if (group->size() == 0) return PURE_GROUP_EMPTY;
+  return rank.handles().groups.add(group);
+}
+
+// A split of `comm`, inside the process or across processes.
+NewComm split(Call& c, Comm& comm, const char* call, int color, int key) {
+  if (comm.spans_processes())
+    return hier::split(c.rank.member(), comm, call, color, key, *c.rank.process().cluster());
+  return coll::split(c.rank.member(), comm, call, color, key);
 }
 
 // Installs this rank's share of a newly created communicator.
 PURE_Comm install(Rank& rank, const Comm& parent, const NewComm& share, const char* how) {
   if (share.context < 0) return PURE_COMM_NULL;
-  auto comm = std::make_unique<Comm>(share.context, *share.members, rank.world(),
+  auto comm = std::make_unique<Comm>(share.context, share.members, rank.world(),
                                      std::string("a communicator from ") + how);
-  if (share.net) {
+  if (share.remote) {
     // Members in several processes: the Dropbox serves the local view.
-    auto local = std::make_unique<Comm>(share.context | kLocalContextBit, *share.local_members,
-                                        rank.world(), std::string("the local part of ") + comm->name());
-    local->set_dropbox(share.dropbox);
-    comm->set_net(share.net, std::move(local));
+    auto local = std::make_unique<Comm>(share.context | kLocalContextBit, share.local_members,
+                                        rank.world(),
+                                        std::string("the local part of ") + comm->name());
+    local->set_collective(share.dropbox);
+    comm->set_remote(share.remote, std::move(local));
   } else {
-    comm->set_dropbox(share.dropbox);
+    comm->set_collective(share.dropbox);
   }
   comm->set_errhandler(parent.errhandler());  // inherited, as MPI specifies
   return rank.add_comm(std::move(comm));
@@ -82,7 +94,7 @@ int pure_comm_dup(PURE_Comm comm, PURE_Comm* newcomm) {
   return call("pure_comm_dup", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
-    NewComm share = coll::split(c.rank, cm, "pure_comm_dup", 0, cm.rank());
+    NewComm share = split(c, cm, "pure_comm_dup", 0, cm.rank());
     *newcomm = install(c.rank, cm, share, "pure_comm_dup");
   });
 }
@@ -93,7 +105,7 @@ int pure_comm_split(PURE_Comm comm, int color, int key, PURE_Comm* newcomm) {
     if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
     if (color < 0 && color != PURE_UNDEFINED)
       fail(PURE_ERR_ARG, "invalid color %d (must be >= 0 or PURE_UNDEFINED)", color);
-    NewComm share = coll::split(c.rank, cm, "pure_comm_split", color, key);
+    NewComm share = split(c, cm, "pure_comm_split", color, key);
     *newcomm = install(c.rank, cm, share, "pure_comm_split");
   });
 }
@@ -102,15 +114,15 @@ int pure_comm_create(PURE_Comm comm, PURE_Group group, PURE_Comm* newcomm) {
   return call("pure_comm_create", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
-    const std::vector<int>& g = *group_arg(c, group);
+    const std::vector<int>& g = group_arg(c, group);
     for (std::size_t i = 0; i < g.size(); ++i) {
       if (cm.rank_of(g[i]) < 0)
         fail(PURE_ERR_GROUP, "rank %zu of the group (process rank %d) is not in %s", i, g[i],
              cm.name().c_str());
     }
     const int pos = position(g, c.rank.world());
-    NewComm share = coll::split(c.rank, cm, "pure_comm_create", pos == PURE_UNDEFINED ? PURE_UNDEFINED : 0,
-                                pos);
+    NewComm share =
+        split(c, cm, "pure_comm_create", pos == PURE_UNDEFINED ? PURE_UNDEFINED : 0, pos);
     *newcomm = install(c.rank, cm, share, "pure_comm_create");
   });
 }
@@ -146,7 +158,7 @@ int pure_comm_group(PURE_Comm comm, PURE_Group* group) {
   return call("pure_comm_group", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (!group) fail(PURE_ERR_ARG, "null group pointer");
-    *group = add_group(c.rank, cm.members());
+    *group = add_group(c.rank, cm.group_ref());
   });
 }
 
@@ -172,23 +184,23 @@ int pure_comm_get_name(PURE_Comm comm, char* comm_name, int* resultlen) {
 
 int pure_group_size(PURE_Group group, int* size) {
   return call("pure_group_size", [&](Call& c) {
-    const Group& g = group_arg(c, group);
+    const std::vector<int>& g = group_arg(c, group);
     if (!size) fail(PURE_ERR_ARG, "null size pointer");
-    *size = static_cast<int>(g->size());
+    *size = static_cast<int>(g.size());
   });
 }
 
 int pure_group_rank(PURE_Group group, int* rank) {
   return call("pure_group_rank", [&](Call& c) {
-    const Group& g = group_arg(c, group);
+    const std::vector<int>& g = group_arg(c, group);
     if (!rank) fail(PURE_ERR_ARG, "null rank pointer");
-    *rank = position(*g, c.rank.index());
+    *rank = position(g, c.rank.world());
   });
 }
 
 int pure_group_incl(PURE_Group group, int n, const int ranks[], PURE_Group* newgroup) {
   return call("pure_group_incl", [&](Call& c) {
-    const std::vector<int>& g = *group_arg(c, group);
+    const std::vector<int>& g = group_arg(c, group);
     if (!newgroup) fail(PURE_ERR_ARG, "null newgroup pointer");
     group_ranks_arg(g, n, ranks);
     std::vector<int> members;
@@ -199,7 +211,7 @@ int pure_group_incl(PURE_Group group, int n, const int ranks[], PURE_Group* newg
 
 int pure_group_excl(PURE_Group group, int n, const int ranks[], PURE_Group* newgroup) {
   return call("pure_group_excl", [&](Call& c) {
-    const std::vector<int>& g = *group_arg(c, group);
+    const std::vector<int>& g = group_arg(c, group);
     if (!newgroup) fail(PURE_ERR_ARG, "null newgroup pointer");
     group_ranks_arg(g, n, ranks);
     std::vector<bool> drop(g.size(), false);
@@ -214,8 +226,8 @@ int pure_group_excl(PURE_Group group, int n, const int ranks[], PURE_Group* newg
 int pure_group_translate_ranks(PURE_Group group1, int n, const int ranks1[], PURE_Group group2,
                                int ranks2[]) {
   return call("pure_group_translate_ranks", [&](Call& c) {
-    const std::vector<int>& a = *group_arg(c, group1);
-    const std::vector<int>& b = *group_arg(c, group2);
+    const std::vector<int>& a = group_arg(c, group1);
+    const std::vector<int>& b = group_arg(c, group2);
     if (n < 0) fail(PURE_ERR_ARG, "invalid number of ranks %d", n);
     if (n > 0 && (!ranks1 || !ranks2)) fail(PURE_ERR_ARG, "null rank array with n = %d", n);
     for (int i = 0; i < n; ++i) {
@@ -233,8 +245,8 @@ int pure_group_translate_ranks(PURE_Group group1, int n, const int ranks1[], PUR
 
 int pure_group_compare(PURE_Group group1, PURE_Group group2, int* result) {
   return call("pure_group_compare", [&](Call& c) {
-    const std::vector<int>& a = *group_arg(c, group1);
-    const std::vector<int>& b = *group_arg(c, group2);
+    const std::vector<int>& a = group_arg(c, group1);
+    const std::vector<int>& b = group_arg(c, group2);
     if (!result) fail(PURE_ERR_ARG, "null result pointer");
     *result = compare_members(a, b);
   });
@@ -244,7 +256,7 @@ int pure_group_free(PURE_Group* group) {
   return call("pure_group_free", [&](Call& c) {
     if (!group) fail(PURE_ERR_ARG, "null group pointer");
     group_arg(c, *group);
-    if (*group != PURE_GROUP_EMPTY) c.rank.collectives().groups.remove(*group);
+    if (*group != PURE_GROUP_EMPTY) c.rank.handles().groups.remove(*group);
     *group = PURE_GROUP_NULL;
   });
 }

@@ -58,18 +58,6 @@ std::int32_t next_random() {
 
 }  // namespace
 
-RankMain with_rank_exit(RankMain entry) {
-  return [entry = std::move(entry)](int argc, char** argv) {
-    try {
-      return entry(argc, argv);
-    } catch (const RankExit&) {
-      // exit(0): from here on the same as returning 0 from pure_main, so the
-      // runtime's check that pure_finalize was called still applies.
-      return 0;
-    }
-  };
-}
-
 }  // namespace pure
 
 extern "C" {

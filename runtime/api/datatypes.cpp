@@ -34,7 +34,7 @@ template <class Make>
 int construct(const char* name, PURE_Datatype* newtype, Make&& make) {
   return call(name, [&](Call& c) {
     out_arg(newtype);
-    *newtype = c.rank.add_type(make(c));
+    *newtype = c.rank.handles().types.add(std::shared_ptr<Datatype>(make(c)));
   });
 }
 
@@ -126,7 +126,7 @@ int pure_type_commit(PURE_Datatype* datatype) {
   return call("pure_type_commit", [&](Call& c) {
     if (!datatype) fail(PURE_ERR_ARG, "null datatype pointer");
     any_type_arg(c, *datatype);
-    if (Datatype* t = c.rank.mutable_derived_type(*datatype)) t->commit();
+    if (Datatype* t = c.rank.handles().derived_type(*datatype)) t->commit();
   });
 }
 
@@ -135,7 +135,7 @@ int pure_type_free(PURE_Datatype* datatype) {
     if (!datatype) fail(PURE_ERR_ARG, "null datatype pointer");
     const Datatype& t = any_type_arg(c, *datatype);
     if (t.predefined()) fail(PURE_ERR_TYPE, "cannot free the predefined datatype %s", t.name());
-    c.rank.free_type(*datatype);
+    c.rank.handles().types.remove(*datatype);
     *datatype = PURE_DATATYPE_NULL;
   });
 }

@@ -81,7 +81,7 @@ int pure_finalize(void) {
     // Finish what MPI lets a program leave behind: buffered sends still in
     // flight and requests freed while active. Unfinished receives are the
     // program's error, reported rather than left to hang.
-    c.rank.bsend_buffer().flush(c.rank);
+    c.rank.bsend_buffer().flush(c.rank.p2p());
     c.rank.wait_until([&] { return c.rank.p2p().pending_sends() == 0; },
                       WaitSite{"pure_finalize", -1, -1});
     if (std::size_t n = c.rank.p2p().pending_receives())

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "api/call.h"
+#include "api/requests.h"
 
 using namespace pure;
 using namespace pure::api;
@@ -27,7 +28,7 @@ void proc_null_status(PURE_Status* status) {
 struct Message {
   Comm* comm;
   TypeRef type;
-  int peer;  // rank index, PURE_ANY_SOURCE or PURE_PROC_NULL
+  int peer;  // world rank, PURE_ANY_SOURCE or PURE_PROC_NULL
 };
 
 Message check_send(Call& c, const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
@@ -57,10 +58,11 @@ Request* buffered_send(Call& c, const void* buf, int count, const Message& m, in
   const Datatype& t = *m.type.type;
   const std::size_t bytes = static_cast<std::size_t>(count) * t.size();
   BsendBuffer& bb = c.rank.bsend_buffer();
-  char* region = bb.reserve(c.rank, bytes);
+  char* region = bb.reserve(c.rank.p2p(), bytes);
   pack(buf, static_cast<std::size_t>(count), t, 0, region, bytes);
   TypeRef packed = c.rank.type_ref(PURE_PACKED);
-  Request* r = c.rank.p2p().isend(region, bytes, packed, m.peer, tag, SendMode::standard, m.comm);
+  Request* r =
+      c.rank.p2p().isend(region, bytes, packed, m.peer, *m.comm, tag, SendMode::standard);
   bb.track(region, r);
   return r;
 }
@@ -70,7 +72,7 @@ int blocking_send(const char* name, SendMode mode, const void* buf, int count,
   return call(name, [&](Call& c) {
     Message m = check_send(c, buf, count, datatype, dest, tag, comm);
     if (m.peer == PURE_PROC_NULL) return;
-    c.rank.p2p().send(buf, static_cast<std::size_t>(count), m.type, m.peer, m.comm, tag,
+    c.rank.p2p().send(buf, static_cast<std::size_t>(count), m.type, m.peer, *m.comm, tag,
                       mode, WaitSite{name, dest, tag});
   });
 }
@@ -82,24 +84,24 @@ int nonblocking_send(const char* name, SendMode mode, const void* buf, int count
     if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
     Message m = check_send(c, buf, count, datatype, dest, tag, comm);
     if (m.peer == PURE_PROC_NULL) {
-      *request = completed_send_request();
+      *request = handle_of(completed_send_request());
       return;
     }
     if (mode == SendMode::buffered) {
       // The user's request completes at once: the data is in our buffer.
       buffered_send(c, buf, count, m, tag);
-      *request = completed_send_request();
+      *request = handle_of(completed_send_request());
       return;
     }
-    *request = c.rank.p2p().isend(buf, static_cast<std::size_t>(count), m.type, m.peer, tag, mode,
-                                  m.comm);
+    *request = handle_of(c.rank.p2p().isend(buf, static_cast<std::size_t>(count), m.type, m.peer,
+                                            *m.comm, tag, mode));
   });
 }
 
 // Copies out the result of a completed request, frees it and nulls the
 // handle. Returns the error class recorded for it, and its description.
 int finish(Rank& rank, PURE_Request* handle, PURE_Status* status, std::string* why) {
-  Request* q = static_cast<Request*>(*handle);
+  Request* q = request_of(*handle);
   int err = PURE_SUCCESS;
   if (q->kind == Request::Kind::recv) {
     if (status) *status = q->status;
@@ -122,16 +124,19 @@ int finish(Rank& rank, PURE_Request* handle, PURE_Status* status, std::string* w
   return err;
 }
 
-Request* req(PURE_Request h) { return static_cast<Request*>(h); }
+Request* req(PURE_Request h) { return request_of(h); }
 
-WaitSite site_of(const char* name, PURE_Request h) {
-  Request* r = req(h);
-  return WaitSite{name, r ? r->peer : -1, r ? r->tag : -1};
+WaitSite site_of(const char* name, const Request* r) {
+  return WaitSite{name, r->peer, r->tag};
 }
 
-void check_array(int count, const void* requests) {
+// Checks an array of request handles up front, so that a stale one is
+// reported before anything waits.
+void check_array(int count, const PURE_Request* requests) {
   if (count < 0) fail(PURE_ERR_COUNT, "invalid request count %d", count);
   if (count > 0 && !requests) fail(PURE_ERR_REQUEST, "null request array with count %d", count);
+  for (int i = 0; i < count; ++i)
+    if (requests[i] != PURE_REQUEST_NULL) request_of(requests[i]);
 }
 
 }  // namespace
@@ -173,7 +178,7 @@ int pure_buffer_attach(void* buffer, int size) {
 int pure_buffer_detach(void* buffer_addr, int* size) {
   return call("pure_buffer_detach", [&](Call& c) {
     if (!buffer_addr || !size) fail(PURE_ERR_ARG, "null buffer address or size pointer");
-    auto [base, bytes] = c.rank.bsend_buffer().detach(c.rank);
+    auto [base, bytes] = c.rank.bsend_buffer().detach(c.rank.p2p());
     *static_cast<void**>(buffer_addr) = base;
     *size = static_cast<int>(bytes);
   });
@@ -205,8 +210,8 @@ int pure_recv(void* buf, int count, PURE_Datatype datatype, int source, int tag,
   return call("pure_recv", [&](Call& c) {
     Message m = check_recv(c, buf, count, datatype, source, tag, comm);
     if (m.peer == PURE_PROC_NULL) return proc_null_status(status);
-    c.rank.p2p().recv(buf, static_cast<std::size_t>(count), m.type, m.peer, m.comm->context(), tag,
-                      m.comm, status, WaitSite{"pure_recv", source, tag});
+    c.rank.p2p().recv(buf, static_cast<std::size_t>(count), m.type, m.peer, *m.comm, tag, status,
+                      WaitSite{"pure_recv", source, tag});
   });
 }
 int pure_recv_msg(void* buf, int count, PURE_Datatype datatype, int source, int tag,
@@ -222,14 +227,14 @@ int pure_irecv(void* buf, int count, PURE_Datatype datatype, int source, int tag
     if (m.peer == PURE_PROC_NULL) {
       Request* r = c.rank.new_request();
       r->kind = Request::Kind::recv;
-      r->complete = true;
+      r->state = Request::State::complete;
       r->type = m.type;
       proc_null_status(&r->status);
-      *request = r;
+      *request = handle_of(r);
       return;
     }
-    *request = c.rank.p2p().irecv(buf, static_cast<std::size_t>(count), m.type, m.peer,
-                                  m.comm->context(), tag, m.comm);
+    *request = handle_of(c.rank.p2p().irecv(buf, static_cast<std::size_t>(count), m.type, m.peer,
+                                            *m.comm, tag));
   });
 }
 
@@ -243,12 +248,12 @@ int pure_sendrecv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, in
     Request* sent = s.peer == PURE_PROC_NULL
                         ? completed_send_request()
                         : p2p.isend(sendbuf, static_cast<std::size_t>(sendcount), s.type, s.peer,
-                                    sendtag, SendMode::standard, s.comm);
+                                    *s.comm, sendtag, SendMode::standard);
     if (r.peer == PURE_PROC_NULL)
       proc_null_status(status);
     else
-      p2p.recv(recvbuf, static_cast<std::size_t>(recvcount), r.type, r.peer, r.comm->context(),
-               recvtag, r.comm, status, WaitSite{"pure_sendrecv", source, recvtag});
+      p2p.recv(recvbuf, static_cast<std::size_t>(recvcount), r.type, r.peer, *r.comm, recvtag,
+               status, WaitSite{"pure_sendrecv", source, recvtag});
     c.rank.wait_until([&] { return p2p.test(sent); }, WaitSite{"pure_sendrecv", dest, sendtag});
     c.rank.free_request(sent);
   });
@@ -267,13 +272,13 @@ int pure_sendrecv_replace(void* buf, int count, PURE_Datatype datatype, int dest
     TypeRef packed = c.rank.type_ref(PURE_PACKED);
     Request* sent = s.peer == PURE_PROC_NULL
                         ? completed_send_request()
-                        : p2p.isend(staged.data(), bytes, packed, s.peer, sendtag,
-                                    SendMode::standard, s.comm);
+                        : p2p.isend(staged.data(), bytes, packed, s.peer, *s.comm, sendtag,
+                                    SendMode::standard);
     if (r.peer == PURE_PROC_NULL)
       proc_null_status(status);
     else
-      p2p.recv(buf, static_cast<std::size_t>(count), r.type, r.peer, r.comm->context(), recvtag,
-               r.comm, status, WaitSite{"pure_sendrecv_replace", source, recvtag});
+      p2p.recv(buf, static_cast<std::size_t>(count), r.type, r.peer, *r.comm, recvtag, status,
+               WaitSite{"pure_sendrecv_replace", source, recvtag});
     c.rank.wait_until([&] { return p2p.test(sent); },
                       WaitSite{"pure_sendrecv_replace", dest, sendtag});
     c.rank.free_request(sent);
@@ -287,7 +292,7 @@ int pure_wait(PURE_Request* request, PURE_Status* status) {
     Request* r = req(*request);
     c.errors = r->comm;
     Endpoint& p2p = c.rank.p2p();
-    c.rank.wait_until([&] { return p2p.test(r); }, site_of("pure_wait", *request));
+    c.rank.wait_until([&] { return p2p.test(r); }, site_of("pure_wait", r));
     std::string why;
     int err = finish(c.rank, request, status, &why);
     if (err != PURE_SUCCESS) throw Error(err, why);
@@ -484,7 +489,7 @@ int pure_request_free(PURE_Request* request) {
       fail(PURE_ERR_REQUEST, "cannot free PURE_REQUEST_NULL");
     Request* r = req(*request);
     if (r != completed_send_request()) {
-      if (r->complete)
+      if (r->complete())
         c.rank.free_request(r);
       else
         c.rank.p2p().detach(r);
@@ -521,7 +526,7 @@ int pure_iprobe(int source, int tag, PURE_Comm comm, int* flag, PURE_Status* sta
       return proc_null_status(status);
     }
     c.rank.progress(true);  // drain full queues, as pure_test does
-    *flag = c.rank.p2p().iprobe(peer, cm.context(), tag, &cm, status);
+    *flag = c.rank.p2p().iprobe(peer, cm, tag, status);
     if (!*flag) c.rank.poll_missed();
   });
 }
@@ -533,7 +538,7 @@ int pure_probe(int source, int tag, PURE_Comm comm, PURE_Status* status) {
     recv_tag_arg(c, tag);
     if (peer == PURE_PROC_NULL) return proc_null_status(status);
     Endpoint& p2p = c.rank.p2p();
-    c.rank.wait_until([&] { return p2p.iprobe(peer, cm.context(), tag, &cm, status); },
+    c.rank.wait_until([&] { return p2p.iprobe(peer, cm, tag, status); },
                       WaitSite{"pure_probe", source, tag});
   });
 }

@@ -1,10 +1,10 @@
 // Rank fibers: ranks that share a core take turns on one kernel thread.
 //
 // When ranks outnumber cores, every wait that hands the core to another rank
-// through the kernel (sched_yield, futex) costs a context switch: 1.2-1.3 us
-// on the 2-core test machine, so a barrier of 8 ranks on 2 cores costs at
-// least 4 switches per core, about 5 us. A fiber switch costs a few tens of
-// nanoseconds.
+// through the kernel (sched_yield, futex) costs a context switch, over a
+// microsecond, and a barrier of 8 ranks on 2 cores costs at least 4
+// switches per core. A fiber switch costs a few tens of nanoseconds
+// (docs/perf-notes.md, "Fibers").
 //
 // What makes a fiber a rank is its thread-local storage: the translator
 // (tools/mpi2pure) turns every global of an MPI program into a thread_local,
@@ -20,7 +20,7 @@
 //     assembly: it must not touch the rank's thread-local state, which the
 //     rank is using elsewhere meanwhile).
 //   * The host runs its group's ranks one at a time. A rank that waits
-//     (Rank::wait_until) switches to the next one: callee-saved registers,
+//     (base/waiter.h) switches to the next one: callee-saved registers,
 //     the stack pointer, and the thread pointer (FS base, written with
 //     wrfsbase), so each rank always runs with its own thread-locals --
 //     a rank's code cannot tell which kernel thread it is on.

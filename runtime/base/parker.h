@@ -18,12 +18,12 @@
 // the process execute a full barrier. Either a notifier's barrier point
 // falls before its published store (then the store is visible to the
 // waiter's re-check) or after it (then its later load of the state sees the
-// announcement). Measured, 2 rank threads: 8 B windowed bandwidth 0.167 ->
-// 0.19 GB/s. With ranks sharing cores waiters park all the time, and the
+// announcement). It pays off where waiters park rarely (docs/perf-notes.md,
+// "Parker"). With ranks sharing cores waiters park all the time, and the
 // symmetric fences stay. A rank polling another process would park every
 // 50 us, each park a barrier that interrupts every running rank: in
 // asymmetric mode it sleeps between polls without announcing instead
-// (Rank::wait_until).
+// (base/waiter.cpp).
 #pragma once
 
 #include <atomic>

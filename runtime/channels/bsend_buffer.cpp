@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "base/error.h"
-#include "job/rank.h"
+#include "channels/endpoint.h"
 
 namespace pure {
 
@@ -14,19 +14,19 @@ void BsendBuffer::attach(void* buffer, std::size_t size) {
   size_ = size;
 }
 
-void BsendBuffer::reap(Rank& rank) {
+void BsendBuffer::reap(Endpoint& p2p) {
   used_.erase(std::remove_if(used_.begin(), used_.end(),
                              [&](Region& r) {
-                               if (!r.request || !rank.p2p().test(r.request)) return false;
-                               rank.free_request(r.request);
+                               if (!r.request || !p2p.test(r.request)) return false;
+                               p2p.free_request(r.request);
                                return true;
                              }),
               used_.end());
 }
 
-char* BsendBuffer::reserve(Rank& rank, std::size_t bytes) {
+char* BsendBuffer::reserve(Endpoint& p2p, std::size_t bytes) {
   if (!base_) fail(PURE_ERR_BUFFER, "no buffer attached (call pure_buffer_attach first)");
-  reap(rank);
+  reap(p2p);
   const std::size_t need = bytes + PURE_BSEND_OVERHEAD;
   std::size_t at = 0;
   size_t i = 0;
@@ -57,18 +57,18 @@ void BsendBuffer::track(char* region, Request* request) {
     it->request = request;
 }
 
-void BsendBuffer::flush(Rank& rank) {
-  rank.wait_until(
+void BsendBuffer::flush(Endpoint& p2p) {
+  p2p.waiter().wait_until(
       [&] {
-        reap(rank);
+        reap(p2p);
         return used_.empty();
       },
       WaitSite{"pure_buffer_detach", -1, -1});
 }
 
-std::pair<void*, std::size_t> BsendBuffer::detach(Rank& rank) {
+std::pair<void*, std::size_t> BsendBuffer::detach(Endpoint& p2p) {
   if (!base_) fail(PURE_ERR_BUFFER, "no buffer is attached");
-  flush(rank);
+  flush(p2p);
   std::pair<void*, std::size_t> result{base_, size_};
   base_ = nullptr;
   size_ = 0;

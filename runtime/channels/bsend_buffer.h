@@ -13,20 +13,20 @@
 
 namespace pure {
 
-class Rank;
+class Endpoint;
 
 class BsendBuffer {
  public:
   void attach(void* buffer, std::size_t size);
   // Reserves `bytes` (plus PURE_BSEND_OVERHEAD of bookkeeping, as MPI
   // accounts it). Throws PURE_ERR_BUFFER naming the sizes when it cannot.
-  char* reserve(Rank& rank, std::size_t bytes);
+  char* reserve(Endpoint& p2p, std::size_t bytes);
   // The send from `region` is in flight as `request` (nullptr: already done).
   void track(char* region, Request* request);
   // Waits for every buffered send, then hands the buffer back.
-  std::pair<void*, std::size_t> detach(Rank& rank);
+  std::pair<void*, std::size_t> detach(Endpoint& p2p);
   // Waits for every buffered send (finalize).
-  void flush(Rank& rank);
+  void flush(Endpoint& p2p);
 
  private:
   struct Region {
@@ -34,7 +34,7 @@ class BsendBuffer {
     std::size_t size;
     Request* request;  // nullptr while being filled
   };
-  void reap(Rank& rank);
+  void reap(Endpoint& p2p);
 
   char* base_ = nullptr;
   std::size_t size_ = 0;

@@ -13,10 +13,9 @@
 // own copy of the limit it may fill up to, re-reading `released` only when
 // it reaches that limit. So sending a message writes one line and reads
 // none of the consumer's: the stores go through the store buffer and
-// several messages' cache-line transfers overlap. (The per-slot "free" mark
-// this replaces made every send read a line the consumer had written;
-// measured on 2 rank threads, best of 6 runs each: 8 B latency 0.096 ->
-// 0.092 us, 64 B windowed bandwidth 1.20 -> 1.26 GB/s.)
+// several messages' cache-line transfers overlap (a per-slot "free" mark
+// would make every send read a line the consumer had written;
+// docs/perf-notes.md, "Eager queue").
 //
 // Unlike a plain FIFO the consumer may consume any published slot, not only
 // the oldest: MPI tag matching takes messages out of order. The producer still
@@ -30,9 +29,9 @@
 #include <cstdint>
 #include <memory>
 
-namespace pure {
+#include "base/cpu.h"
 
-constexpr std::size_t kCacheLine = 64;
+namespace pure {
 
 // What a slot holds: an eager payload, or a rendezvous announcement whose
 // payload is a pointer to the sender's descriptor.
@@ -43,7 +42,7 @@ struct SlotHeader {
   std::int32_t context;  // communicator context id
   std::int32_t tag;
   SlotKind kind;
-  std::uint32_t reserved;
+  std::int32_t source;  // the sender's rank in the communicator (the status's MPI_SOURCE)
   std::uint64_t bytes;  // payload bytes (eager) or whole message bytes (rendezvous)
 };
 static_assert(sizeof(SlotHeader) == 32, "the header must leave half a cache line for payload");
@@ -100,6 +99,27 @@ class EagerQueue {
     const bool published = s->seq.load(std::memory_order_acquire) == pos + 1;
     *end = !published;
     return published && !taken_[pos & mask_] ? s : nullptr;
+  }
+  // Calls f(pos, header) on every published, unconsumed message from the
+  // oldest unreleased position on, in publication order, until f returns
+  // true. f may consume (and so release) what it is given. Returns whether
+  // f accepted a message; *stopped is then its position, else the first
+  // position not published yet (head() + capacity() when the ring is full).
+  template <class F>
+  bool scan(F&& f, std::uint64_t* stopped = nullptr) {
+    const std::uint64_t start = head_;
+    std::uint64_t pos = start;
+    for (; pos < start + slots_; ++pos) {
+      bool end = false;
+      SlotHeader* h = peek(pos, &end);
+      if (end) break;
+      if (h && f(pos, h)) {
+        if (stopped) *stopped = pos;
+        return true;
+      }
+    }
+    if (stopped) *stopped = pos;
+    return false;
   }
   // Marks the message at `pos` read. Returns true when that handed slots
   // back, so the caller should wake the producer (which may wait for room).

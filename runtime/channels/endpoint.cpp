@@ -1,20 +1,16 @@
 #include "channels/endpoint.h"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 
-#include "job/process.h"
-#include "job/rank.h"
+#include "base/error.h"
+#include "channels/rendezvous.h"
+#include "comm/comm.h"
 
 namespace pure {
 
 namespace {
-// Rendezvous copies of at least two chunks are split so that the waiting
-// sender can copy half while the receiver copies the other half.
-constexpr std::size_t kChunkBytes = 256 * 1024;
 
 // memcpy for the few bytes most messages carry: a library call costs more
 // than the copy. Two possibly overlapping fixed-size moves cover 1..16 bytes.
@@ -40,14 +36,6 @@ inline void copy_bytes(void* dst, const void* src, std::size_t n) {
   }
 }
 
-void copy_into(void* dst, std::size_t dcount, const Datatype& dtype, const void* src,
-               std::size_t bytes) {
-  if (dtype.contiguous())
-    copy_bytes(static_cast<char*>(dst) + dtype.true_lb(), src, bytes);
-  else
-    unpack(src, bytes, dst, dcount, dtype, 0);
-}
-
 void copy_out(void* out, const void* src, std::size_t count, const Datatype& type,
               std::size_t bytes) {
   if (type.contiguous())
@@ -55,34 +43,121 @@ void copy_out(void* out, const void* src, std::size_t count, const Datatype& typ
   else
     pack(src, count, type, 0, out, bytes);
 }
+
+void fill_probe_status(PURE_Status* status, int source, int tag, std::size_t bytes) {
+  if (!status) return;
+  status->MPI_SOURCE = source;
+  status->MPI_TAG = tag;
+  status->MPI_ERROR = PURE_SUCCESS;
+  status->pure_count = bytes;
+  status->pure_cancelled = 0;
+}
+
+// Removes a stack-allocated receive from the posted list if we unwind (abort).
+struct PostedGuard {
+  Matcher& matcher;
+  Request* r;
+  ~PostedGuard() {
+    if (r->state == Request::State::posted) matcher.remove(r);
+  }
+};
+
+// A batch of matches leaves holes in the posted list, squeezed out at the
+// end, also when a delivery throws.
+struct Batch {
+  explicit Batch(Matcher& m) : matcher(m) { matcher.begin_batch(); }
+  ~Batch() { matcher.end_batch(); }
+  Matcher& matcher;
+};
+
 }  // namespace
+
+// ------------------------------------------------- completing receives
 
 Request* completed_send_request() {
   static Request* const done = [] {
     auto* r = new Request;
     r->kind = Request::Kind::send;
-    r->complete = true;
+    r->state = Request::State::complete;
     return r;
   }();
   return done;
 }
 
-Endpoint::Endpoint(Rank& self, Process& process)
-    : self_(self),
-      process_(process),
-      me_(self.index()),
-      world_of_(process.map().ranks_of(process.proc())),
-      remote_(process.cluster() != nullptr),
-      eager_limit_(process.config().eager_limit),
-      out_(static_cast<size_t>(process.size()), nullptr),
-      queued_(static_cast<size_t>(process.size())) {}
+void complete_recv(Request* r, int source, int tag, std::size_t bytes, std::size_t capacity) {
+  r->status.MPI_SOURCE = source;
+  r->status.MPI_TAG = tag;
+  r->status.pure_count = std::min(bytes, capacity);
+  r->status.pure_cancelled = 0;
+  r->message_bytes = bytes;
+  r->error = bytes > capacity ? PURE_ERR_TRUNCATE : PURE_SUCCESS;
+  r->status.MPI_ERROR = r->error;
+  r->state = Request::State::complete;
+}
+
+void deliver(Request* r, int source, int tag, const void* payload, std::size_t bytes) {
+  const Datatype& t = *r->type.type;
+  const std::size_t capacity = r->count * t.size();
+  const std::size_t n = std::min(bytes, capacity);
+  if (t.contiguous())
+    copy_bytes(static_cast<char*>(r->buf) + t.true_lb(), payload, n);
+  else
+    unpack(payload, n, r->buf, r->count, t, 0);
+  complete_recv(r, source, tag, bytes, capacity);
+}
+
+void complete_cancelled(Request* r) {
+  r->state = Request::State::complete;
+  r->status.pure_cancelled = 1;
+  r->status.pure_count = 0;
+  r->status.MPI_SOURCE = PURE_ANY_SOURCE;
+  r->status.MPI_TAG = PURE_ANY_TAG;
+  r->status.MPI_ERROR = PURE_SUCCESS;
+}
+
+// ------------------------------------------------------------ the endpoint
+
+Endpoint::Endpoint(int me, Waiter& waiter, const Peers& peers, QueueTable& queues,
+                   std::size_t eager_limit, bool shared_cores)
+    : me_(me),
+      waiter_(waiter),
+      peers_(peers),
+      queues_(queues),
+      eager_limit_(eager_limit),
+      shared_cores_(shared_cores),
+      out_(static_cast<std::size_t>(peers.size()), nullptr),
+      queued_to_(static_cast<std::size_t>(peers.size()), 0) {}
 
 Endpoint::~Endpoint() = default;
 
-EagerQueue& Endpoint::out_queue(int dest) {
-  EagerQueue*& q = out_[static_cast<size_t>(dest)];
-  if (!q) q = &process_.queue_for_sender(me_, dest);
-  return *q;
+Request* Endpoint::new_request() {
+  if (!free_requests_) {
+    request_storage_.push_back(std::make_unique<Request>());
+    return request_storage_.back().get();
+  }
+  Request* r = free_requests_;
+  free_requests_ = r->next;
+  r->reset();
+  return r;
+}
+
+void Endpoint::free_request(Request* r) {
+  if (r == completed_send_request()) return;
+  r->type = TypeRef{};  // drop the datatype reference now, not at reuse
+  r->state = Request::State::free;
+  ++r->generation;
+  r->next = free_requests_;
+  free_requests_ = r;
+}
+
+std::size_t Endpoint::pending_sends() const {
+  std::size_t n = queued_total_;
+  for (const Request* r : detached_) n += r->kind == Request::Kind::send;
+  return n;
+}
+
+std::size_t Endpoint::pending_receives() const {
+  return matcher_.posted() + (remote_ ? remote_->pending_receives() : 0);
 }
 
 // ---------------------------------------------------------------- send side
@@ -91,313 +166,235 @@ EagerQueue& Endpoint::out_queue(int dest) {
 // `fill(payload)` write the payload, publishes and wakes the receiver.
 // Returns false, writing nothing, when the queue is full.
 template <class Fill>
-bool Endpoint::push(int dest, int context, int tag, SlotKind kind, std::size_t bytes, Fill&& fill) {
+bool Endpoint::push(int dest, const Comm& comm, int tag, SlotKind kind, std::size_t bytes,
+                    Fill&& fill) {
   EagerQueue& q = out_queue(dest);
   SlotHeader* s = q.try_claim();
   if (!s) return false;
-  s->context = context;
+  s->context = comm.context();
   s->tag = tag;
   s->kind = kind;
+  s->source = comm.rank();
   s->bytes = bytes;
   fill(EagerQueue::payload(s));
   q.publish(s);
-  process_.rank(dest).parker().notify();
+  wake(dest);
   return true;
 }
 
 bool Endpoint::push_eager(const void* buf, std::size_t count, const Datatype& type,
-                          std::size_t bytes, int dest, int context, int tag) {
-  return push(dest, context, tag, SlotKind::eager, bytes,
+                          std::size_t bytes, int dest, const Comm& comm, int tag) {
+  return push(dest, comm, tag, SlotKind::eager, bytes,
               [&](void* payload) { copy_out(payload, buf, count, type, bytes); });
 }
 
-bool Endpoint::push_announcement(RendezvousDescriptor* d, int dest, int context, int tag) {
-  return push(dest, context, tag, SlotKind::rendezvous, d->bytes,
+bool Endpoint::push_announcement(RendezvousDescriptor* d, int dest, const Comm& comm, int tag) {
+  return push(dest, comm, tag, SlotKind::rendezvous, d->bytes,
               [&](void* payload) { std::memcpy(payload, &d, sizeof d); });
 }
 
-void Endpoint::prepare_descriptor(RendezvousDescriptor* d, const void* buf, std::size_t count,
-                                  const Datatype& type) {
-  d->src = buf;
-  d->src_count = count;
-  d->src_type = &type;
-  d->bytes = count * type.size();
-  d->sender = me_;
-  d->dst = nullptr;
-  d->dst_count = d->copy_bytes = d->chunk_bytes = d->chunks = 0;
-  d->dst_type = nullptr;
-  // Relaxed: the announcement's release store publishes the whole descriptor.
-  d->matched.store(false, std::memory_order_relaxed);
-  d->next_chunk.store(0, std::memory_order_relaxed);
-  d->chunks_done.store(0, std::memory_order_relaxed);
-  d->released.store(false, std::memory_order_relaxed);
-}
-
-bool Endpoint::queued_to(int dest) const { return !queued_[static_cast<size_t>(dest)].empty(); }
-
 bool Endpoint::try_push(Request* r) {
-  if (r->rendezvous) return push_announcement(&r->rendezvous_desc, r->peer, r->context, r->tag);
+  if (r->rendezvous) {
+    if (!push_announcement(&r->rendezvous_desc, r->peer, *r->comm, r->tag)) return false;
+    r->state = Request::State::announced;
+    return true;
+  }
   const Datatype& t = *r->type.type;
-  if (!push_eager(r->buf, r->count, t, r->count * t.size(), r->peer, r->context, r->tag))
+  if (!push_eager(r->buf, r->count, t, r->count * t.size(), r->peer, *r->comm, r->tag))
     return false;
-  r->complete = true;
+  r->state = Request::State::complete;
   return true;
 }
 
+void Endpoint::enqueue(Request* r) {
+  r->state = Request::State::queued;
+  r->next = nullptr;
+  if (queued_tail_)
+    queued_tail_->next = r;
+  else
+    queued_head_ = r;
+  queued_tail_ = r;
+  ++queued_to_[static_cast<std::size_t>(r->peer)];
+  ++queued_total_;
+  // The receiver drains full queues while it waits: make sure it looks.
+  wake(r->peer);
+}
+
+// Pushes queued sends in order: once one to a destination finds its queue
+// full, later ones to the same destination stay queued behind it.
 void Endpoint::push_queued() {
-  for (auto& fifo : queued_) {
-    while (!fifo.empty() && try_push(fifo.front())) {
-      fifo.front()->queued = false;
-      fifo.pop_front();
-      --queued_total_;
+  std::vector<int> blocked;  // destinations whose queue was full in this pass
+  Request** link = &queued_head_;
+  Request* prev = nullptr;
+  while (Request* r = *link) {
+    const bool behind =
+        std::find(blocked.begin(), blocked.end(), r->peer) != blocked.end();
+    if (behind || !try_push(r)) {
+      if (!behind) blocked.push_back(r->peer);
+      prev = r;
+      link = &r->next;
+      continue;
     }
+    *link = r->next;
+    if (queued_tail_ == r) queued_tail_ = prev;
+    --queued_to_[static_cast<std::size_t>(r->peer)];
+    --queued_total_;
   }
 }
 
 void Endpoint::send(const void* buf, std::size_t count, const TypeRef& type, int to,
-                    const Comm* comm, int tag, SendMode mode, const WaitSite& site) {
-  const int dest = process_.local_index(to);
+                    const Comm& comm, int tag, SendMode mode, const WaitSite& site) {
+  const int dest = peers_.local_of(to);
   if (dest < 0) {
-    remote_send(buf, count, type, to, *comm, tag, mode, site);
+    remote_->send(buf, count, type, to, comm, tag, mode, site);
     return;
   }
-  const int context = comm->context();
   const Datatype& t = *type.type;
   const std::size_t bytes = count * t.size();
   // Earlier non-blocking sends to `dest` still waiting for room go first.
-  if (queued_to(dest)) self_.wait_until([&] { return !queued_to(dest); }, site);
+  if (queued_to(dest)) waiter_.wait_until([&] { return !queued_to(dest); }, site);
 
   if (mode != SendMode::synchronous && bytes < eager_limit_) {
-    if (push_eager(buf, count, t, bytes, dest, context, tag)) return;
+    if (push_eager(buf, count, t, bytes, dest, comm, tag)) return;
     // The queue is full: wake the receiver (it drains full queues while it
     // waits) and wait for room, draining our own incoming queues meanwhile so
     // two ranks sending to each other cannot block each other.
-    process_.rank(dest).parker().notify();
-    self_.wait_until([&] { return push_eager(buf, count, t, bytes, dest, context, tag); }, site);
+    wake(dest);
+    waiter_.wait_until([&] { return push_eager(buf, count, t, bytes, dest, comm, tag); }, site);
     return;
   }
 
   // A pooled request, not a stack object: if the job aborts while we wait,
   // the receiver may still touch the descriptor, and pooled requests live
   // until the job ends.
-  Request* r = self_.new_request();
+  Request* r = new_request();
   r->type = type;
   RendezvousDescriptor* d = &r->rendezvous_desc;
-  prepare_descriptor(d, buf, count, t);
-  if (!push_announcement(d, dest, context, tag)) {
-    process_.rank(dest).parker().notify();
-    self_.wait_until([&] { return push_announcement(d, dest, context, tag); }, site);
+  rendezvous::prepare(d, buf, count, t, &waiter_.parker());
+  if (!push_announcement(d, dest, comm, tag)) {
+    wake(dest);
+    waiter_.wait_until([&] { return push_announcement(d, dest, comm, tag); }, site);
   }
-  self_.wait_until(
-      [&] {
-        help_rendezvous(d, false);
-        return d->released.load(std::memory_order_acquire);
-      },
-      site);
-  self_.free_request(r);
+  waiter_.wait_until([&] { return rendezvous::released(d); }, site);
+  free_request(r);
 }
 
 Request* Endpoint::isend(const void* buf, std::size_t count, const TypeRef& type, int to,
-                         int tag, SendMode mode, const Comm* comm) {
-  const int dest = process_.local_index(to);
-  if (dest < 0) return remote_isend(buf, count, type, to, *comm, tag, mode);
-  const int context = comm->context();
+                         const Comm& comm, int tag, SendMode mode) {
+  const int dest = peers_.local_of(to);
+  if (dest < 0) return remote_->isend(buf, count, type, to, comm, tag, mode);
   const Datatype& t = *type.type;
   const std::size_t bytes = count * t.size();
   const bool eager = mode != SendMode::synchronous && bytes < eager_limit_;
-  if (eager && !queued_to(dest) && push_eager(buf, count, t, bytes, dest, context, tag))
+  if (eager && !queued_to(dest) && push_eager(buf, count, t, bytes, dest, comm, tag))
     return completed_send_request();
 
-  Request* r = self_.new_request();
+  Request* r = new_request();
   r->kind = Request::Kind::send;
-  r->comm = comm;
-  r->context = context;
+  r->comm = &comm;
+  r->context = comm.context();
   r->peer = dest;
   r->tag = tag;
   r->buf = const_cast<void*>(buf);
   r->count = count;
   r->type = type;
   r->rendezvous = !eager;
-  if (!eager) prepare_descriptor(&r->rendezvous_desc, buf, count, t);
-  if (queued_to(dest) || !try_push(r)) {
-    r->queued = true;
-    queued_[static_cast<size_t>(dest)].push_back(r);
-    ++queued_total_;
-    process_.rank(dest).parker().notify();
-  }
+  if (!eager) rendezvous::prepare(&r->rendezvous_desc, buf, count, t, &waiter_.parker());
+  if (queued_to(dest) || !try_push(r)) enqueue(r);
   return r;
-}
-
-void Endpoint::help_rendezvous(RendezvousDescriptor* d, bool receiver) {
-  // Acquire pairs with the receiver's release of `matched`: dst, counts and
-  // the chunking are visible before we copy.
-  if (!d->matched.load(std::memory_order_acquire)) return;
-  // A one-chunk copy is the receiver's alone: were the sender to claim it,
-  // the receiver would sit waiting for another core's copy and then for the
-  // cache lines that copy wrote.
-  if (!receiver && d->chunks < 2) return;
-  for (;;) {
-    std::size_t c = d->next_chunk.fetch_add(1, std::memory_order_relaxed);
-    if (c >= d->chunks) return;
-    std::size_t begin = c * d->chunk_bytes;
-    std::size_t end = std::min(d->copy_bytes, begin + d->chunk_bytes);
-    copy_range(d->src, d->src_count, *d->src_type, d->dst, d->dst_count, *d->dst_type, begin, end);
-    // Release: our bytes happen-before whoever sees the final count.
-    d->chunks_done.fetch_add(1, std::memory_order_acq_rel);
-  }
 }
 
 // ------------------------------------------------------------- receive side
 
-void Endpoint::complete_recv(Request* r, int sender, int tag, std::size_t bytes,
-                             std::size_t capacity) {
-  r->status.MPI_SOURCE = r->comm ? r->comm->rank_of(sender) : sender;
-  r->status.MPI_TAG = tag;
-  r->status.pure_count = std::min(bytes, capacity);
-  r->status.pure_cancelled = 0;
-  r->message_bytes = bytes;
-  r->error = bytes > capacity ? PURE_ERR_TRUNCATE : PURE_SUCCESS;
-  r->status.MPI_ERROR = r->error;
-  r->complete = true;
-}
-
-void Endpoint::deliver_eager(Request* r, int sender, int tag, const void* payload,
-                             std::size_t bytes) {
-  const Datatype& t = *r->type.type;
-  const std::size_t capacity = r->count * t.size();
-  // Never write past the receive buffer: a longer message is truncated and
-  // reported as PURE_ERR_TRUNCATE.
-  copy_into(r->buf, r->count, t, payload, std::min(bytes, capacity));
-  complete_recv(r, sender, tag, bytes, capacity);
-}
-
-void Endpoint::deliver_rendezvous(Request* r, int sender, int tag, RendezvousDescriptor* d) {
-  const Datatype& t = *r->type.type;
-  const std::size_t capacity = r->count * t.size();
-  d->dst = r->buf;
-  d->dst_count = r->count;
-  d->dst_type = &t;
-  d->copy_bytes = std::min(d->bytes, capacity);
-  d->chunk_bytes = d->copy_bytes >= 2 * kChunkBytes ? kChunkBytes : std::max<std::size_t>(d->copy_bytes, 1);
-  d->chunks = (d->copy_bytes + d->chunk_bytes - 1) / d->chunk_bytes;
-  d->matched.store(true, std::memory_order_release);
-  // A parked sender can help copy only if it has a core to do it on.
-  if (d->chunks > 1 && !process_.oversubscribed()) process_.rank(d->sender).parker().notify();
-  help_rendezvous(d, true);
-  // The sender may be in the middle of its last chunk: it is running, not
-  // blocked (unless preempted, hence the yield), so this wait is short.
-  for (unsigned n = 0; d->chunks_done.load(std::memory_order_acquire) < d->chunks; ++n) {
-    if (n < 4096) cpu_relax();
-    else self_.yield_core();
-  }
-  complete_recv(r, sender, tag, d->bytes, capacity);
-  const int who = d->sender;
-  // Release: the sender may reuse its buffer and free `d` once it sees this;
-  // `d` must not be touched afterwards.
-  d->released.store(true, std::memory_order_release);
-  process_.rank(who).parker().notify();
-}
-
-bool Endpoint::match_queue(Request* r, int s) {
-  EagerQueue* q = process_.queue_for_receiver(s, me_);
-  if (!q) return false;
-  const int sender = world_of_[static_cast<size_t>(s)];
-  const std::uint64_t start = q->head();
-  for (std::uint64_t pos = start; pos < start + q->capacity(); ++pos) {
-    bool end = false;
-    SlotHeader* h = q->peek(pos, &end);
-    if (end) break;
-    if (!h || !matches(r, sender, h->context, h->tag)) continue;
-    if (take(r, q, pos, h, sender)) process_.rank(s).parker().notify();
-    return true;
-  }
-  return false;
-}
-
 // Delivers the message at `pos` of `q` into `r` and consumes it. The sender
 // waits for room only when the queue is full; the result says when
 // consuming made some, and then the caller wakes it.
-bool Endpoint::take(Request* r, EagerQueue* q, std::uint64_t pos, SlotHeader* h, int sender) {
+bool Endpoint::take(Request* r, EagerQueue* q, std::uint64_t pos, SlotHeader* h) {
   if (h->kind == SlotKind::eager) {
-    deliver_eager(r, sender, h->tag, EagerQueue::payload(h), h->bytes);
+    deliver(r, h->source, h->tag, EagerQueue::payload(h), h->bytes);
     return q->consume(pos);
   }
   RendezvousDescriptor* d;
   std::memcpy(&d, EagerQueue::payload(h), sizeof d);
+  const int source = h->source;
   const int tag = h->tag;
   const bool made_room = q->consume(pos);
-  deliver_rendezvous(r, sender, tag, d);
+  rendezvous::deliver(r, source, tag, d, waiter_, !shared_cores_);
   return made_room;
 }
 
-bool Endpoint::match_unexpected(Request* r) {
-  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if (!matches(r, it->sender, it->context, it->tag)) continue;
-    if (it->kind == SlotKind::eager)
-      deliver_eager(r, it->sender, it->tag, it->data.get(), it->bytes);
-    else
-      deliver_rendezvous(r, it->sender, it->tag, it->descriptor);
-    unexpected_.erase(it);
+void Endpoint::deliver_unexpected(Request* r, Unexpected& u) {
+  if (u.kind == SlotKind::eager)
+    deliver(r, u.envelope.source, u.envelope.tag, u.data.get(), u.bytes);
+  else
+    rendezvous::deliver(r, u.envelope.source, u.envelope.tag, u.descriptor, waiter_,
+                        !shared_cores_);
+}
+
+bool Endpoint::match_queue(Request* r, int s) {
+  EagerQueue* q = in_queue(s);
+  if (!q) return false;
+  const int sender = peers_.world_of(s);
+  // Only the earliest matching message may be taken (non-overtaking).
+  return q->scan([&](std::uint64_t pos, SlotHeader* h) {
+    if (!matches(*r, Envelope{sender, h->source, h->context, h->tag})) return false;
+    if (take(r, q, pos, h)) wake(s);
     return true;
-  }
-  return false;
+  });
+}
+
+bool Endpoint::match_unexpected(Request* r) {
+  auto it = matcher_.find_unexpected(*r);
+  if (it == matcher_.unexpected().end()) return false;
+  deliver_unexpected(r, *it);
+  matcher_.unexpected().erase(it);
+  return true;
 }
 
 bool Endpoint::match(Request* r) {
   if (match_unexpected(r)) return true;
   if (r->peer >= 0) {
-    const int s = process_.local_index(r->peer);
+    const int s = peers_.local_of(r->peer);
     return s >= 0 && match_queue(r, s);
   }
-  for (int s = 0; s < process_.size(); ++s)
+  for (int s = 0; s < peers_.size(); ++s)
     if (match_queue(r, s)) return true;
   return false;
 }
 
 void Endpoint::drain_full_queues() {
-  for (int s = 0; s < process_.size(); ++s) {
-    EagerQueue* q = process_.queue_for_receiver(s, me_);
+  for (int s = 0; s < peers_.size(); ++s) {
+    EagerQueue* q = in_queue(s);
     if (!q) continue;
     // Hand back slots consumed but not yet released first: that alone may
     // unblock the sender.
-    if (q->release()) process_.rank(s).parker().notify();
+    if (q->release()) wake(s);
     if (!q->full()) continue;
     // Everything left in the queue moves, in order, behind what is already
     // in the unexpected list: the "unexpected is older" invariant holds.
-    const std::uint64_t start = q->head();
-    for (std::uint64_t pos = start; pos < start + q->capacity(); ++pos) {
-      bool end = false;
-      SlotHeader* h = q->peek(pos, &end);
-      if (end) break;
-      if (!h) continue;
-      Unexpected u{world_of_[static_cast<size_t>(s)], h->context, h->tag, h->kind, h->bytes,
-                   nullptr, nullptr};
+    const int sender = peers_.world_of(s);
+    q->scan([&](std::uint64_t pos, SlotHeader* h) {
+      Unexpected u{Envelope{sender, h->source, h->context, h->tag}, h->kind, h->bytes, nullptr,
+                   nullptr};
       if (h->kind == SlotKind::eager) {
         u.data.reset(new char[h->bytes ? h->bytes : 1]);
         std::memcpy(u.data.get(), EagerQueue::payload(h), h->bytes);
       } else {
         std::memcpy(&u.descriptor, EagerQueue::payload(h), sizeof u.descriptor);
       }
-      unexpected_.push_back(std::move(u));
+      matcher_.add_unexpected(std::move(u));
       q->consume(pos);
-    }
+      return false;
+    });
     q->release();
-    process_.rank(s).parker().notify();
+    wake(s);
   }
 }
 
-// The earliest posted receive from `from` on that a message from `sender`
-// matches (match_posted leaves null holes behind it; they match nothing).
-std::size_t Endpoint::first_posted(int sender, int context, int tag, std::size_t from) const {
-  std::size_t i = from;
-  while (i < posted_.size() && (!posted_[i] || !matches(posted_[i], sender, context, tag))) ++i;
-  return i;
-}
-
 void Endpoint::retire_posted(std::size_t i) {
-  Request* r = posted_[i];
-  posted_.erase(posted_.begin() + static_cast<std::ptrdiff_t>(i));
-  if (r->user_freed) self_.free_request(r);
+  Request* r = matcher_.at(i);
+  matcher_.retire(i);
+  if (r->detached) free_request(r);
 }
 
 // Several posted receives. Matching walks the messages, not the receives:
@@ -406,86 +403,60 @@ void Endpoint::retire_posted(std::size_t i) {
 // receive take a message that arrived just after an earlier, equally
 // matching receive had looked at that sender's queue.
 void Endpoint::match_posted() {
-  // Retired receives become holes, squeezed out once at the end: erasing
-  // each from the vector's front would move all the others, per message.
-  std::size_t live = posted_.size();
-  std::size_t begin = 0;  // posted_[0, begin) are holes
-  auto retire = [&](std::size_t i) {
-    Request* r = posted_[i];
-    posted_[i] = nullptr;
-    --live;
-    while (begin < posted_.size() && !posted_[begin]) ++begin;
-    if (r->user_freed) self_.free_request(r);
-  };
+  Batch batch(matcher_);
   // The unexpected list first: from each sender it holds older messages than
   // the sender's queue.
-  for (auto it = unexpected_.begin(); it != unexpected_.end() && live != 0;) {
-    std::size_t i = first_posted(it->sender, it->context, it->tag, begin);
-    if (i == posted_.size()) {
+  auto& unexpected = matcher_.unexpected();
+  for (auto it = unexpected.begin(); it != unexpected.end() && matcher_.posted() != 0;) {
+    const std::size_t i = matcher_.first_match(it->envelope);
+    if (i == Matcher::kNone) {
       ++it;
       continue;
     }
-    Request* r = posted_[i];
-    if (it->kind == SlotKind::eager)
-      deliver_eager(r, it->sender, it->tag, it->data.get(), it->bytes);
-    else
-      deliver_rendezvous(r, it->sender, it->tag, it->descriptor);
-    it = unexpected_.erase(it);
-    retire(i);
+    deliver_unexpected(matcher_.at(i), *it);
+    it = unexpected.erase(it);
+    retire_posted(i);
   }
-  bool any_source = false;
-  for (const Request* r : posted_) any_source |= r && r->peer < 0;
-  for (int s = 0; s < process_.size() && live != 0; ++s) {
-    const int sender = world_of_[static_cast<size_t>(s)];
-    if (!any_source && first_posted_from(sender, begin) == posted_.size()) continue;
-    EagerQueue* q = process_.queue_for_receiver(s, me_);
+  for (int s = 0; s < peers_.size() && matcher_.posted() != 0; ++s) {
+    const int sender = peers_.world_of(s);
+    if (!matcher_.any_source() && matcher_.first_from(sender) == Matcher::kNone) continue;
+    EagerQueue* q = in_queue(s);
     if (!q) continue;
-    const std::uint64_t start = q->head();
     bool made_room = false;
-    for (std::uint64_t pos = start; pos < start + q->capacity() && live != 0; ++pos) {
-      bool end = false;
-      SlotHeader* h = q->peek(pos, &end);
-      if (end) break;
-      if (!h) continue;
-      std::size_t i = first_posted(sender, h->context, h->tag, begin);
-      if (i == posted_.size()) continue;
-      made_room |= take(posted_[i], q, pos, h, sender);
-      retire(i);
-    }
-    if (made_room) process_.rank(s).parker().notify();
+    q->scan([&](std::uint64_t pos, SlotHeader* h) {
+      const std::size_t i =
+          matcher_.first_match(Envelope{sender, h->source, h->context, h->tag});
+      if (i != Matcher::kNone) {
+        made_room |= take(matcher_.at(i), q, pos, h);
+        retire_posted(i);
+      }
+      return matcher_.posted() == 0;
+    });
+    if (made_room) wake(s);
   }
-  if (live != posted_.size())
-    posted_.erase(std::remove(posted_.begin(), posted_.end(), nullptr), posted_.end());
-}
-
-std::size_t Endpoint::first_posted_from(int sender, std::size_t from) const {
-  std::size_t i = from;
-  while (i < posted_.size() && (!posted_[i] || posted_[i]->peer != sender)) ++i;
-  return i;
 }
 
 void Endpoint::progress(bool stuck) {
   if (queued_total_ != 0) push_queued();
   if (stuck) drain_full_queues();
-  if (posted_.size() == 1) {
+  if (matcher_.posted() == 1) {
     // One receive cannot be overtaken: the direct search is the same match.
-    if (match(posted_[0])) retire_posted(0);
-  } else if (!posted_.empty()) {
+    if (match(matcher_.at(0))) retire_posted(0);
+  } else if (!matcher_.idle()) {
     match_posted();
   }
   // After local matching: then no unexpected message matches a posted
-  // receive, and pulled messages cannot overtake one (endpoint_remote.cpp).
-  if (remote_ && !posted_.empty()) progress_remote();
-  if (!detached_.empty()) {
-    for (size_t i = 0; i < detached_.size();) {
-      if (test(detached_[i])) {
-        if (detached_[i]->kind == Request::Kind::recv) --detached_receives_;
-        self_.free_request(detached_[i]);
-        detached_[i] = detached_.back();
-        detached_.pop_back();
-      } else {
-        ++i;
-      }
+  // receive, and pulled messages cannot overtake one (remote.h).
+  if (remote_ && !matcher_.idle()) remote_->progress();
+  for (std::size_t i = 0; i < detached_.size();) {
+    Request* r = detached_[i];
+    // A queued send is pushed (and freed) by push_queued.
+    if (r->state != Request::State::queued && test(r)) {
+      free_request(r);
+      detached_[i] = detached_.back();
+      detached_.pop_back();
+    } else {
+      ++i;
     }
   }
 }
@@ -499,85 +470,62 @@ void Endpoint::progress(bool stuck) {
 // nanoseconds of its cache line arriving. It gives up after a bounded spin
 // and leaves the rest to the general wait loop (which also parks and steals).
 bool Endpoint::spins(const Request* r) const {
-  return r->peer >= 0 && posted_.empty() && !process_.oversubscribed() &&
-         process_.local_index(r->peer) >= 0;
+  return r->peer >= 0 && matcher_.idle() && !shared_cores_ && peers_.here(r->peer);
 }
 
 bool Endpoint::spin_for_next(Request* r) {
   constexpr int kSpins = 1 << 14;
-  const int s = process_.local_index(r->peer);
-  EagerQueue* q = process_.queue_for_receiver(s, me_);
+  const int s = peers_.local_of(r->peer);
+  EagerQueue* q = in_queue(s);
   if (!q) return false;
   // About to wait: hand consumed slots back now, while the store's cache
   // line transfer overlaps the wait, rather than in a batch right before a
   // reply (x86 commits stores in order, so the reply would wait for it).
-  // Measured, 2 ranks: 8 B latency 0.083 -> 0.082 us.
-  if (q->release()) process_.rank(s).parker().notify();
-  std::uint64_t pos = q->head();
-  const std::uint64_t limit = pos + q->capacity();
+  if (q->release()) wake(s);
   const int sender = r->peer;
   // Takes the message at `pos` if it matches.
-  auto take_at = [&](std::uint64_t at, bool* end) {
-    SlotHeader* h = q->peek(at, end);
-    if (!h || !matches(r, sender, h->context, h->tag)) return false;
-    if (take(r, q, at, h, sender)) process_.rank(s).parker().notify();
+  auto take_at = [&](std::uint64_t pos, SlotHeader* h) {
+    if (!matches(*r, Envelope{sender, h->source, h->context, h->tag})) return false;
+    if (take(r, q, pos, h)) wake(s);
     return true;
   };
-  for (bool end = false; pos < limit; ++pos) {
-    // The earliest matching message from the sender (the caller looked in
-    // the unexpected list): take it rather than spin past it on the next
-    // position (which its sender, if it waits for this one, would never fill).
-    if (take_at(pos, &end)) return true;
-    if (end) break;
-  }
-  if (pos == limit) return false;  // full: the general loop drains it
-  for (int i = 0; i < kSpins; ++i) {
-    if (!q->unpublished(pos)) {
-      // The message at `pos` is the sender's next: if it matches, nothing
-      // older from this sender does (we looked above), so take it here.
-      bool end = false;
-      return take_at(pos, &end) || match(r);
-    }
-    cpu_relax();
-  }
-  return false;
+  // The earliest matching message from the sender (the caller looked in the
+  // unexpected list): take it rather than spin past it on the next position
+  // (which its sender, if it waits for this one, would never fill).
+  std::uint64_t next = 0;
+  if (q->scan(take_at, &next)) return true;
+  if (next == q->head() + q->capacity()) return false;  // full: the general loop drains it
+  if (!waiter_.spin([&] { return !q->unpublished(next); }, kSpins)) return false;
+  // The message at `next` is the sender's next: if it matches, nothing
+  // older from this sender does (we looked above), so take it here.
+  bool end = false;
+  SlotHeader* h = q->peek(next, &end);
+  return (h && take_at(next, h)) || match(r);
 }
 
-namespace {
-// Removes a stack-allocated receive from the posted list if we unwind (abort).
-struct PostedGuard {
-  std::vector<Request*>& posted;
-  Request* r;
-  ~PostedGuard() {
-    auto it = std::find(posted.begin(), posted.end(), r);
-    if (it != posted.end()) posted.erase(it);
-  }
-};
-}  // namespace
-
-void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int source, int context,
-                    int tag, const Comm* comm, PURE_Status* status, const WaitSite& site) {
+void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int source,
+                    const Comm& comm, int tag, PURE_Status* status, const WaitSite& site) {
   Request r;
   r.kind = Request::Kind::recv;
-  r.comm = comm;
-  r.context = context;
+  r.comm = &comm;
+  r.context = comm.context();
   r.peer = source;
   r.tag = tag;
   r.buf = buf;
   r.count = count;
   r.type.type = type.type;  // the caller's TypeRef outlives this call
   // Receives posted earlier get the first chance at every message.
-  if (!posted_.empty()) progress(false);
-  if (direct_remote(&r)) {
+  if (!matcher_.idle()) progress(false);
+  if (remote_ && remote_->direct(r)) {
     // The unexpected list may hold an older message; else MPI matches it.
-    if (!match(&r)) remote_recv(&r, site);
-  } else if (!posted_.empty() || !(spins(&r) ? match_unexpected(&r) || spin_for_next(&r)
-                                              : match(&r))) {
-    posted_.push_back(&r);
-    PostedGuard guard{posted_, &r};
+    if (!match(&r)) remote_->recv_direct(&r, site);
+  } else if (!matcher_.idle() ||
+             !(spins(&r) ? match_unexpected(&r) || spin_for_next(&r) : match(&r))) {
+    matcher_.post(&r);
+    PostedGuard guard{matcher_, &r};
     WaitSite where = site;
-    where.remote = may_match_remote(&r);
-    self_.wait_until([&] { return r.complete; }, where);
+    where.remote = remote_ && remote_->may_match(r, comm);
+    waiter_.wait_until([&] { return r.complete(); }, where);
   }
   if (status) *status = r.status;
   if (r.error == PURE_ERR_TRUNCATE && r.message_bytes == 0)  // from MPI, whole size unknown
@@ -591,119 +539,94 @@ void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int sourc
 }
 
 Request* Endpoint::irecv(void* buf, std::size_t count, const TypeRef& type, int source,
-                         int context, int tag, const Comm* comm) {
-  Request* r = self_.new_request();
+                         const Comm& comm, int tag) {
+  Request* r = new_request();
   r->kind = Request::Kind::recv;
-  r->comm = comm;
-  r->context = context;
+  r->comm = &comm;
+  r->context = comm.context();
   r->peer = source;
   r->tag = tag;
   r->buf = buf;
   r->count = count;
   r->type = type;
-  if (direct_remote(r)) {
-    if (!match(r)) post_direct(r);
+  if (remote_ && remote_->direct(*r)) {
+    if (!match(r)) remote_->post_direct(r);
     return r;
   }
-  if (posted_.empty() && match(r)) return r;
-  posted_.push_back(r);
+  if (matcher_.idle() && match(r)) return r;
+  matcher_.post(r);
   return r;
 }
 
-void Endpoint::fill_probe_status(PURE_Status* status, const Comm* comm, int sender, int tag,
-                                 std::size_t bytes) const {
-  if (!status) return;
-  status->MPI_SOURCE = comm ? comm->rank_of(sender) : sender;
-  status->MPI_TAG = tag;
-  status->MPI_ERROR = PURE_SUCCESS;
-  status->pure_count = bytes;
-  status->pure_cancelled = 0;
-}
-
-bool Endpoint::iprobe(int source, int context, int tag, const Comm* comm, PURE_Status* status) {
+bool Endpoint::iprobe(int source, const Comm& comm, int tag, PURE_Status* status) {
   progress(false);
   Request probe;
-  probe.context = context;
+  probe.context = comm.context();
   probe.peer = source;
   probe.tag = tag;
-  for (const Unexpected& u : unexpected_) {
-    if (matches(&probe, u.sender, u.context, u.tag)) {
-      fill_probe_status(status, comm, u.sender, u.tag, u.bytes);
-      return true;
-    }
-  }
-  for (int s = 0; s < process_.size(); ++s) {
-    const int sender = world_of_[static_cast<size_t>(s)];
+  auto found = [&] {
+    auto it = matcher_.find_unexpected(probe);
+    if (it == matcher_.unexpected().end()) return false;
+    fill_probe_status(status, it->envelope.source, it->envelope.tag, it->bytes);
+    return true;
+  };
+  if (found()) return true;
+  for (int s = 0; s < peers_.size(); ++s) {
+    const int sender = peers_.world_of(s);
     if (source >= 0 && sender != source) continue;
-    EagerQueue* q = process_.queue_for_receiver(s, me_);
-    if (!q) continue;
-    const std::uint64_t start = q->head();
-    for (std::uint64_t pos = start; pos < start + q->capacity(); ++pos) {
-      bool end = false;
-      SlotHeader* h = q->peek(pos, &end);
-      if (end) break;
-      if (h && matches(&probe, sender, h->context, h->tag)) {
-        fill_probe_status(status, comm, sender, h->tag, h->bytes);
-        return true;
-      }
-    }
+    EagerQueue* q = in_queue(s);
+    if (q && q->scan([&](std::uint64_t, SlotHeader* h) {
+          if (!matches(probe, Envelope{sender, h->source, h->context, h->tag})) return false;
+          fill_probe_status(status, h->source, h->tag, h->bytes);
+          return true;
+        }))
+      return true;
   }
   // Messages from other processes wait in MPI until pulled.
-  if (remote_ && comm && may_match_remote(&probe, comm)) {
-    pull_remote(*comm);
-    for (const Unexpected& u : unexpected_) {
-      if (matches(&probe, u.sender, u.context, u.tag)) {
-        fill_probe_status(status, comm, u.sender, u.tag, u.bytes);
-        return true;
-      }
-    }
+  if (remote_ && remote_->may_match(probe, comm)) {
+    remote_->pull(comm);
+    return found();
   }
   return false;
 }
 
 bool Endpoint::test(Request* r) {
-  if (r->complete) return true;
-  if (r->remote) return remote_test(r);
-  if (r->kind == Request::Kind::recv || r->queued) return false;
-  if (r->rendezvous) {
-    help_rendezvous(&r->rendezvous_desc, false);
-    if (r->rendezvous_desc.released.load(std::memory_order_acquire)) r->complete = true;
+  switch (r->state) {
+    case Request::State::complete:
+      return true;
+    case Request::State::in_mpi:
+      return remote_->test(r);
+    case Request::State::announced:
+      if (!rendezvous::released(&r->rendezvous_desc)) return false;
+      r->state = Request::State::complete;
+      return true;
+    default:  // queued, posted: progress moves them on
+      return false;
   }
-  return r->complete;
 }
 
 bool Endpoint::cancel(Request* r) {
-  if (r->complete || r->kind != Request::Kind::recv) return false;
-  if (r->remote) return remote_cancel(r);
-  auto it = std::find(posted_.begin(), posted_.end(), r);
-  if (it == posted_.end()) return false;
-  posted_.erase(it);
+  if (r->kind != Request::Kind::recv) return false;
+  if (r->state == Request::State::in_mpi) {
+    remote_->cancel(r);
+    return false;
+  }
+  if (r->state != Request::State::posted || !matcher_.remove(r)) return false;
   complete_cancelled(r);
   return true;
 }
 
-void Endpoint::complete_cancelled(Request* r) {
-  r->complete = true;
-  r->status.pure_cancelled = 1;
-  r->status.pure_count = 0;
-  r->status.MPI_SOURCE = PURE_ANY_SOURCE;
-  r->status.MPI_TAG = PURE_ANY_TAG;
-  r->status.MPI_ERROR = PURE_SUCCESS;
-}
-
 void Endpoint::detach(Request* r) {
-  r->user_freed = true;
+  r->detached = true;
   if (r->kind == Request::Kind::recv) {
-    if (r->complete) {
-      self_.free_request(r);
-    } else if (r->remote) {
+    if (r->complete())
+      free_request(r);
+    else if (r->state == Request::State::in_mpi)
       detached_.push_back(r);  // in MPI: progress tests it
-      ++detached_receives_;
-    }
-    return;  // still posted: progress frees it when it matches
+    return;  // still posted: retire_posted frees it when it matches
   }
   if (test(r))
-    self_.free_request(r);
+    free_request(r);
   else
     detached_.push_back(r);
 }

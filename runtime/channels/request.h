@@ -4,16 +4,20 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
-#include "types/datatype.h"
+#include "base/parker.h"
 #include "pure/pure.h"
+#include "types/datatype.h"
 
 struct pure_request_s {};  // opaque to users; pure::Request derives from it
 
 namespace pure {
 
 class Comm;
+
+enum class SendMode { standard, synchronous, ready, buffered };
 
 // A datatype held for the lifetime of an operation. Predefined types live
 // forever; a derived one is kept alive by shared ownership so that
@@ -26,10 +30,11 @@ struct TypeRef {
 // A large (or synchronous) send: the sender announces this descriptor through
 // the eager queue and keeps it alive until the receiver releases it. The
 // receiver publishes where the data goes; then both sides may copy chunks
-// (claimed with fetch_add), so a waiting sender doubles the copy bandwidth.
+// (claimed with fetch_add), so a waiting sender doubles the copy bandwidth
+// (rendezvous.h has the protocol).
 struct RendezvousDescriptor {
-  // No initialisers: every field is set by prepare_descriptor (sender) or
-  // deliver_rendezvous (receiver) before it is read, and a blocking receive
+  // No initialisers: every field is set by Rendezvous::prepare (sender) or
+  // Rendezvous::deliver (receiver) before it is read, and a blocking receive
   // builds a Request -- with one of these inside -- on every call.
 
   // Written by the sender before the announcement; read-only afterwards.
@@ -37,7 +42,7 @@ struct RendezvousDescriptor {
   std::size_t src_count;
   const Datatype* src_type;
   std::size_t bytes;
-  int sender;  // rank index of the sender, for waking it
+  Parker* sender;  // woken when the receiver matched and when it released
 
   // Written by the receiver before `matched` is stored (release); the sender
   // reads them after loading `matched` (acquire).
@@ -47,6 +52,7 @@ struct RendezvousDescriptor {
   std::size_t copy_bytes;   // min(bytes, receive capacity)
   std::size_t chunk_bytes;
   std::size_t chunks;
+  Parker* receiver;  // woken by the sender when its chunk completes the copy
 
   alignas(64) std::atomic<bool> matched;
   std::atomic<std::size_t> next_chunk;    // claimed with relaxed fetch_add
@@ -54,18 +60,39 @@ struct RendezvousDescriptor {
   alignas(64) std::atomic<bool> released;  // receiver is done with this descriptor (release)
 };
 
+// One point-to-point operation. Only the owning rank's thread touches it
+// (a rendezvous send's descriptor excepted, see above). Its life:
+//
+//   send:    queued -> (announced) -> complete      (eager sends that found
+//            room are complete at once; rendezvous ones are announced)
+//            in_mpi -> complete                     (to another process)
+//   receive: posted -> complete                     (matched, or cancelled)
+//            in_mpi -> complete                     (matched by MPI itself)
+//
+// and back to free when the user frees it (or at completion, when the user
+// freed it while active: `detached`).
 class Request : public pure_request_s {
  public:
-  enum class Kind : unsigned char { send, recv };
+  enum class Kind : std::uint8_t { send, recv };
+  enum class State : std::uint8_t {
+    free,       // in the pool
+    queued,     // send: waiting for room in the eager queue to its receiver
+    announced,  // send by rendezvous: waiting for the receiver's release
+    posted,     // receive: in the matcher's posted list
+    in_mpi,     // handed to MPI: a send to another process, or a receive
+                // MPI matches itself (net/remote_channel.cpp)
+    complete,
+  };
 
   Kind kind = Kind::send;
-  bool complete = false;       // owner thread only
-  bool user_freed = false;     // pure_request_free on an active request
-  bool rendezvous = false;     // send: announced through a descriptor
-  bool queued = false;         // send: waiting for room in the eager queue
-  bool bsend = false;          // send: data lives in the attached buffer
-  bool remote = false;         // in MPI: a send to another process, or a direct receive
-  bool cancel_asked = false;   // remote receive: MPI_Cancel was called on it
+  State state = State::free;
+  bool rendezvous = false;    // send: goes through the descriptor below
+  bool detached = false;      // freed by the user while active: freed at completion
+  bool cancel_asked = false;  // in_mpi receive: MPI_Cancel was called on it
+  // Bumped every time the request returns to the pool: the flat API's
+  // handles carry it, so a handle kept after its request was freed is
+  // recognised (api/requests.h).
+  std::uint8_t generation = 0;
 
   // envelope
   const Comm* comm = nullptr;
@@ -81,25 +108,27 @@ class Request : public pure_request_s {
   TypeRef type;
 
   PURE_Status status{};
-  int error = PURE_SUCCESS;  // error class recorded at completion (truncation)
-  std::size_t bsend_offset = 0;
+  int error = PURE_SUCCESS;       // error class recorded at completion (truncation)
   std::size_t message_bytes = 0;  // whole size of the matched message
 
   RendezvousDescriptor rendezvous_desc;
-  Request* next_free = nullptr;
+  Request* next = nullptr;  // the pool's free list, or the endpoint's queued sends
 
-  // A remote send's MPI_Request, kept as bytes so that this header needs no
-  // <mpi.h> (endpoint_remote.cpp checks that it fits), and the packed copy
-  // of a non-contiguous send buffer.
+  // A remote operation's MPI_Request, kept as bytes so that this header needs
+  // no <mpi.h> (net/remote_channel.cpp checks that it fits), and the packed
+  // copy of a non-contiguous send buffer.
   alignas(8) unsigned char mpi_request[8] = {};
   std::unique_ptr<char[]> packed;
 
+  bool complete() const { return state == State::complete; }
+
   // Back to a fresh request for reuse from the pool. The descriptor is left
   // alone (it is a few cache lines; clearing it on every small isend showed
-  // in profiles): a rendezvous send re-initialises it in prepare_descriptor.
+  // in profiles): a rendezvous send re-initialises it in Rendezvous::prepare.
   void reset() {
     kind = Kind::send;
-    complete = user_freed = rendezvous = queued = bsend = remote = cancel_asked = false;
+    state = State::free;
+    rendezvous = detached = cancel_asked = false;
     packed.reset();
     comm = nullptr;
     context = 0;
@@ -110,14 +139,25 @@ class Request : public pure_request_s {
     type = TypeRef{};
     status = PURE_Status{};
     error = PURE_SUCCESS;
-    bsend_offset = 0;
     message_bytes = 0;
-    next_free = nullptr;
+    next = nullptr;
   }
 };
 
 // An eager isend that went straight into the queue is complete at once; it
 // is represented by this shared, never-written object instead of a fresh one.
 Request* completed_send_request();
+
+// ---- completing receives (every path: local, unexpected, from MPI) ----
+
+// Completes receive `r` with a message of `bytes` from communicator rank
+// `source` with `tag`, of which min(bytes, capacity) were delivered.
+void complete_recv(Request* r, int source, int tag, std::size_t bytes, std::size_t capacity);
+// Copies a message held as dense bytes into `r`'s buffer (never past its
+// end: a longer message is truncated and reported as PURE_ERR_TRUNCATE)
+// and completes it.
+void deliver(Request* r, int source, int tag, const void* payload, std::size_t bytes);
+// Completes a receive cancelled before it matched.
+void complete_cancelled(Request* r);
 
 }  // namespace pure

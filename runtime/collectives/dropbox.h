@@ -28,6 +28,14 @@
 //
 // Small bcasts and reduces, and every alltoall(v), do not use rounds: they
 // go through the rings (ring.h), which keep several calls in flight.
+//
+// Two-member communicators have lines of their own (the "pair" lines below):
+// one exchange per call, for the barrier, small allreduces and small
+// alltoalls (pair.h).
+//
+// Wake-ups: whoever publishes something a member may be parked on wakes that
+// member's Parker (wake below); the Dropbox keeps the members' Parkers, so a
+// wake costs one load and the notify.
 
 #pragma once
 
@@ -38,15 +46,20 @@
 #include <string>
 #include <vector>
 
+#include "base/cpu.h"
+#include "base/parker.h"
+#include "base/peers.h"
 #include "collectives/ring.h"
 #include "comm/comm.h"
 
 namespace pure {
 
 class Datatype;
-class Dropbox;
 
-constexpr std::size_t kDropboxLine = 64;
+namespace coll {
+class Dropbox;
+}
+
 // Bytes of payload that travel inside an arrival or release line.
 constexpr std::size_t kPayloadBytes = 48;
 
@@ -66,102 +79,110 @@ union Payload {
   Pointers p;
 };
 
-struct alignas(kDropboxLine) Line {
+struct alignas(kCacheLine) Line {
   std::atomic<std::uint64_t> seq{0};
   // Arrival: a value the writer compares across members (a count or a byte
   // total). Release: 0, or the error class every member must report.
   std::int64_t check = 0;
   Payload payload{};
 };
-static_assert(sizeof(Line) == kDropboxLine, "a dropbox line is exactly one cache line");
-static_assert(alignof(Line) == kDropboxLine, "dropbox lines start on a cache line");
+static_assert(sizeof(Line) == kCacheLine, "a dropbox line is exactly one cache line");
+static_assert(alignof(Line) == kCacheLine, "dropbox lines start on a cache line");
 static_assert(offsetof(Line, payload) % 16 == 0, "inline payload holds 16-byte types aligned");
 
 // Two-member barrier: one line holding both members' sequence numbers.
 // Sharing it is deliberate. When the members arrive together, the second
 // gets the line with the first one's number already in it and its own
 // store hits; with a line each, that store first takes its line back from
-// the peer polling it. bench/hw_floor.cpp's exchange (no software between
-// rounds) measures 54 ns over two lines and 30 ns over one. In the 2-rank
-// barrier the gain shows when cache-line transfers are slow (this VM's
-// slow phase: 0.26 -> 0.23 us); when they are fast the software between
-// calls spreads the arrivals and the two cost the same.
-struct alignas(kDropboxLine) PairLine {
+// the peer polling it (docs/perf-notes.md, "Two-member collectives", with
+// bench/hw_floor.cpp's exchange over one line and over two).
+struct alignas(kCacheLine) PairSeqLine {
   std::atomic<std::uint64_t> seq[2] = {0, 0};
 };
 
-// Two-member allreduce of up to kDuoBytes: the same idea with data, one
+// Two-member allreduce of up to kPairDataBytes: the same idea with data, one
 // line per round parity, a half per member (pair.h, pair_exchange).
-constexpr std::size_t kDuoBytes = 16;
-struct alignas(kDropboxLine) DuoLine {
+constexpr std::size_t kPairDataBytes = 16;
+struct alignas(kCacheLine) PairDataLine {
   struct Half {
     std::atomic<std::uint64_t> seq{0};
     std::int64_t check = 0;
-    unsigned char data[kDuoBytes]{};
+    unsigned char data[kPairDataBytes]{};
   };
   Half half[2];
 };
-static_assert(sizeof(DuoLine) == kDropboxLine, "both halves share one cache line");
-
-// Asks for the line at `p` in exclusive state, ahead of a store to it: for
-// a line of ours that nobody reads until we publish it again, so that the
-// store does not wait for the line to come back from its last reader.
-inline void prefetch_for_write(const void* p) {
-#if defined(__x86_64__)
-  asm volatile("prefetchw %0" ::"m"(*static_cast<const char*>(p)));
-#else
-  __builtin_prefetch(p, 1, 3);
-#endif
-}
+static_assert(sizeof(PairDataLine) == kCacheLine, "both halves share one cache line");
 
 struct Slot {
   Line line[2];  // by round parity
 };
-static_assert(sizeof(Slot) == 2 * kDropboxLine, "a slot is two cache lines");
+static_assert(sizeof(Slot) == 2 * kCacheLine, "a slot is two cache lines");
 
 // Two-member communicators: where each member stages an allreduce input too
-// big for its arrival line, by round parity (reduce.cpp, two_members). Only
+// big for its arrival line, by round parity (reduce.cpp, pair_reduce). Only
 // the member itself writes its stage; the reuse rule is the arrival lines'.
 constexpr std::size_t kPairStageBytes = 2048;
-struct alignas(kDropboxLine) PairStage {
+struct alignas(kCacheLine) PairStage {
   unsigned char data[kPairStageBytes];
+};
+
+// Where the members in this process of a new communicator spanning processes
+// find its MPI side: the parent's leader fills `part` before the closing
+// local bcast of the creation (net/hierarchical.cpp, split), after which the
+// members read it.
+struct RemoteSlot {
+  std::shared_ptr<Comm::Part> part;
 };
 
 // What the leader hands each member when a communicator is created from this
 // one (split, dup, create).
 struct NewComm {
   int context = -1;  // -1: the member gets PURE_COMM_NULL
-  std::shared_ptr<const std::vector<int>> members;  // world ranks, in new rank order
-  std::shared_ptr<Dropbox> dropbox;
-  // Filled by the new communicator's first member in this process when the
-  // members span processes (hier::split); unused otherwise.
-  std::shared_ptr<NetShare> net_share;
+  GroupRef members;  // world ranks, in new rank order
+  std::shared_ptr<coll::Dropbox> dropbox;
+  // Filled when the members span processes (net/hierarchical.cpp); unused
+  // otherwise.
+  std::shared_ptr<RemoteSlot> remote_slot;
   // Members span processes: the MPI side, and the members in this process
   // (those `dropbox` serves).
-  std::shared_ptr<CommNet> net;
-  std::shared_ptr<const std::vector<int>> local_members;
+  std::shared_ptr<Comm::Part> remote;
+  GroupRef local_members;
 };
 
-class Dropbox {
+namespace coll {
+
+class Dropbox : public Comm::Part {
  public:
-  explicit Dropbox(int size)
-      : size_(size),
-        slots_(new Slot[static_cast<std::size_t>(size)]),
-        cursors_(new RingCursor[static_cast<std::size_t>(size)]),
-        reduce_ring_(new Line[static_cast<std::size_t>(size) * kRingDepth]),
-        pair_stage_(size == 2 ? new PairStage[4] : nullptr),
-        a2a_cursors_(new AlltoallCursor[static_cast<std::size_t>(size)]) {}
-  ~Dropbox() { delete[] a2a_ring_.load(std::memory_order_acquire); }
+  // The Dropbox of `members`, every one of which lives in this process.
+  Dropbox(const Group& members, const Peers& peers)
+      : size_(members.size()),
+        parkers_(static_cast<std::size_t>(members.size())),
+        slots_(new Slot[static_cast<std::size_t>(size_)]),
+        cursors_(new RingCursor[static_cast<std::size_t>(size_)]),
+        reduce_ring_(new Line[static_cast<std::size_t>(size_) * kRingDepth]),
+        pair_stage_(size_ == 2 ? new PairStage[4] : nullptr),
+        a2a_cursors_(new AlltoallCursor[static_cast<std::size_t>(size_)]) {
+    for (int k = 0; k < size_; ++k)
+      parkers_[static_cast<std::size_t>(k)] = &peers.parker_of_world(members.world_of(k));
+  }
+  ~Dropbox() override { delete[] a2a_ring_.load(std::memory_order_acquire); }
   Dropbox(const Dropbox&) = delete;
   Dropbox& operator=(const Dropbox&) = delete;
 
   int size() const { return size_; }
+  // Wakes `member` (who may be parked on something we just published).
+  void wake(int member) const { parkers_[static_cast<std::size_t>(member)]->notify(); }
+  // The same for every member but `me`.
+  void wake_others(int me) const {
+    for (int k = 0; k < size_; ++k)
+      if (k != me) wake(k);
+  }
   Line& arrival(int member, std::uint64_t round) {
     return slots_[static_cast<std::size_t>(member)].line[round & 1];
   }
   Line& release(std::uint64_t round) { return release_[round & 1]; }
-  PairLine& pair() { return pair_; }
-  DuoLine& duo(std::uint64_t round) { return duo_[round & 1]; }
+  PairSeqLine& pair_seq() { return pair_seq_; }
+  PairDataLine& pair_data(std::uint64_t round) { return pair_data_[round & 1]; }
   // Two-member communicators only.
   unsigned char* pair_stage(int member, std::uint64_t round) {
     return pair_stage_[static_cast<std::size_t>(member) * 2 + (round & 1)].data;
@@ -204,11 +225,12 @@ class Dropbox {
 
  private:
   const int size_;
+  std::vector<Parker*> parkers_;  // by member
   std::unique_ptr<Slot[]> slots_;
   Line release_[2];
   Line claims_[2];  // only .seq is used
-  PairLine pair_;
-  DuoLine duo_[2];
+  PairSeqLine pair_seq_;
+  PairDataLine pair_data_[2];
   std::vector<unsigned char> result_[2];
   std::string error_[2];
   std::vector<NewComm> created_[2];
@@ -221,4 +243,8 @@ class Dropbox {
   std::atomic<Line*> a2a_ring_{nullptr};
 };
 
+// The Dropbox of a communicator (its collective Part).
+inline Dropbox& dropbox(const Comm& comm) { return static_cast<Dropbox&>(comm.collective()); }
+
+}  // namespace coll
 }  // namespace pure

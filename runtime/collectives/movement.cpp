@@ -19,7 +19,6 @@
 
 #include "collectives/collectives.h"
 #include "collectives/pair.h"
-#include "collectives/rank_state.h"
 #include "collectives/round.h"
 
 namespace pure::coll {
@@ -30,7 +29,8 @@ namespace {
 // (one copy, but the root stays until a closing barrier); below it the root
 // copies into a double-buffered result and leaves at once. This is not the
 // reductions' PURE_REDUCE_PARTITION: it trades a copy against a wait, and
-// keeps the 2 KiB the two shared before that one was measured.
+// keeps the 2 KiB the two shared before that one was measured
+// (docs/perf-notes.md).
 constexpr std::size_t kBcastDirectBytes = 2048;
 
 const char* at(const void* base, long long displ, const Datatype& type) {
@@ -68,9 +68,9 @@ struct Mover {
 
 // Small bcast through the ring (ring.h): the root leaves as soon as the data
 // is in its slot; it waits only when every slot is still being read.
-void ring_bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t count,
+void ring_bcast(Member& member, Comm& comm, const char* call, void* buf, std::size_t count,
                 const Datatype& type, std::size_t bytes, int root) {
-  Dropbox& box = comm.dropbox();
+  Dropbox& box = dropbox(comm);
   const int me = comm.rank();
   RingCursor& cursor = box.cursor(me);
   const std::uint64_t t = ++cursor.bcasts;
@@ -85,9 +85,9 @@ void ring_bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t
         std::uint64_t seen = other.bcast_read.load(std::memory_order_acquire);
         if (seen < need) {
           // Announce ourselves before the wait loop's re-check (ring.h).
-          other.waker.store(comm.index_of(me) + 1, std::memory_order_relaxed);
+          other.waker.store(me + 1, std::memory_order_relaxed);
           std::atomic_thread_fence(std::memory_order_seq_cst);
-          rank.wait_until(
+          member.wait_until(
               [&] { return (seen = other.bcast_read.load(std::memory_order_acquire)) >= need; },
               WaitSite{call, k, -1});
           other.waker.store(0, std::memory_order_relaxed);
@@ -100,11 +100,11 @@ void ring_bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t
     pack(buf, count, type, 0, slot.payload.data, bytes);
     slot.seq.store(t, std::memory_order_release);
     cursor.bcast_read.store(t, std::memory_order_release);
-    wake_others(rank, comm);
+    dropbox(comm).wake_others(comm.rank());
     return;
   }
   if (slot.seq.load(std::memory_order_acquire) < t) {
-    rank.wait_until([&] { return slot.seq.load(std::memory_order_acquire) >= t; },
+    member.wait_until([&] { return slot.seq.load(std::memory_order_acquire) >= t; },
                     WaitSite{call, root, -1});
   }
   const std::int64_t sent = slot.check;
@@ -120,7 +120,7 @@ void ring_bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t
     cursor.bcast_read.store(t, std::memory_order_release);
     std::atomic_thread_fence(std::memory_order_seq_cst);
     const int waker = cursor.waker.load(std::memory_order_relaxed);
-    if (waker != 0) rank.process().rank_of_world(waker - 1).parker().notify();
+    if (waker != 0) box.wake(waker - 1);
   }
   if (sent != static_cast<std::int64_t>(bytes))
     fail(PURE_ERR_COUNT,
@@ -149,7 +149,7 @@ bool take_block(const Line& l, int from, int me, void* dst, std::size_t rcount,
 }
 
 // Alltoall receiver, once its whole column of call t is in.
-void column_read(Rank& rank, Comm& comm, Line* ring, std::uint64_t t, bool pointed) {
+void column_read(Comm& comm, Line* ring, std::uint64_t t, bool pointed) {
   const int me = comm.rank();
   const int n = comm.size();
   // Our lines of call t+1 are those of call t-1, whose readers are all done
@@ -160,33 +160,31 @@ void column_read(Rank& rank, Comm& comm, Line* ring, std::uint64_t t, bool point
   // and only for this call, so without one here nobody needs a wake-up.
   // The release pairs with their acquire load in wait_read: our copies out
   // of their blocks are done before they see t.
-  AlltoallCursor& cursor = comm.dropbox().a2a_cursor(me);
+  AlltoallCursor& cursor = dropbox(comm).a2a_cursor(me);
   cursor.read.store(t, std::memory_order_release);
   if (pointed) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (cursor.waiters.load(std::memory_order_relaxed) != 0) wake_others(rank, comm);
+    if (cursor.waiters.load(std::memory_order_relaxed) != 0) dropbox(comm).wake_others(comm.rank());
   }
 }
 
 }  // namespace
 
-void barrier(Rank& rank, Comm& comm, const char* call) {
-  if (comm.net()) return hier::barrier(rank, comm, call);
+void barrier(Member& member, Comm& comm, const char* call) {
   if (comm.size() == 1) return;
-  Round r(rank, comm, call);
+  Round r(member, comm, call);
   r.barrier();
 }
 
-void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t count,
+void bcast(Member& member, Comm& comm, const char* call, void* buf, std::size_t count,
            const Datatype& type, int root) {
-  if (comm.net()) return hier::bcast(rank, comm, call, buf, count, type, root);
   if (comm.size() == 1) return;
   const std::size_t bytes = count * type.size();
   if (bytes <= kPayloadBytes) {
-    ring_bcast(rank, comm, call, buf, count, type, bytes, root);
+    ring_bcast(member, comm, call, buf, count, type, bytes, root);
     return;
   }
-  Round r(rank, comm, call);
+  Round r(member, comm, call);
   const bool is_root = r.me() == root;
   Line& mine = r.mine();
   mine.check = static_cast<std::int64_t>(bytes);
@@ -250,11 +248,9 @@ void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t coun
   }
 }
 
-void gatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+void gatherv(Member& member, Comm& comm, const char* call, const void* send, std::size_t scount,
              const Datatype* stype, void* recv, const int* rcounts, const int* displs,
              const Datatype* rtype, int root) {
-  if (comm.net())
-    return hier::gatherv(rank, comm, call, send, scount, stype, recv, rcounts, displs, rtype, root);
   const int me = comm.rank();
   Mover mover;
   if (comm.size() == 1) {
@@ -263,7 +259,7 @@ void gatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::si
     mover.report();
     return;
   }
-  Round r(rank, comm, call);
+  Round r(member, comm, call);
   Line& mine = r.mine();
   if (me != root) {
     mine.payload.p.in = send;
@@ -289,11 +285,9 @@ void gatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::si
   r.release();
 }
 
-void scatterv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+void scatterv(Member& member, Comm& comm, const char* call, const void* send, const int* scounts,
               const int* displs, const Datatype* stype, void* recv, std::size_t rcount,
               const Datatype* rtype, int root) {
-  if (comm.net())
-    return hier::scatterv(rank, comm, call, send, scounts, displs, stype, recv, rcount, rtype, root);
   const int me = comm.rank();
   Mover mover;
   if (comm.size() == 1) {
@@ -302,7 +296,7 @@ void scatterv(Rank& rank, Comm& comm, const char* call, const void* send, const 
     mover.report();
     return;
   }
-  Round r(rank, comm, call);
+  Round r(member, comm, call);
   Line& mine = r.mine();
   if (me == root) {
     mine.payload.p = Pointers{send, nullptr, stype, scounts, displs, 0};
@@ -322,11 +316,9 @@ void scatterv(Rank& rank, Comm& comm, const char* call, const void* send, const 
   mover.report();
 }
 
-void allgatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+void allgatherv(Member& member, Comm& comm, const char* call, const void* send, std::size_t scount,
                 const Datatype* stype, void* recv, const int* rcounts, const int* displs,
                 const Datatype* rtype) {
-  if (comm.net())
-    return hier::allgatherv(rank, comm, call, send, scount, stype, recv, rcounts, displs, rtype);
   const int me = comm.rank();
   Mover mover;
   if (comm.size() == 1) {
@@ -335,7 +327,7 @@ void allgatherv(Rank& rank, Comm& comm, const char* call, const void* send, std:
     mover.report();
     return;
   }
-  Round r(rank, comm, call);
+  Round r(member, comm, call);
   Line& mine = r.mine();
   if (send) {
     mine.payload.p = Pointers{send, nullptr, stype, nullptr, nullptr,
@@ -362,12 +354,9 @@ void allgatherv(Rank& rank, Comm& comm, const char* call, const void* send, std:
   mover.report();
 }
 
-void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+void alltoallv(Member& member, Comm& comm, const char* call, const void* send, const int* scounts,
                const int* sdispls, const Datatype* stype, void* recv, const int* rcounts,
                const int* rdispls, const Datatype* rtype) {
-  if (comm.net())
-    return hier::alltoallv(rank, comm, call, send, scounts, sdispls, stype, recv, rcounts, rdispls,
-                           rtype);
   const int me = comm.rank();
   const int n = comm.size();
   Mover mover;
@@ -381,7 +370,7 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
   }
   // Through the alltoall ring (ring.h): blocks that fit a line travel inline,
   // bigger ones as pointers that the sender keeps alive until its reader is done.
-  Dropbox& box = comm.dropbox();
+  Dropbox& box = dropbox(comm);
   AlltoallCursor& cursor = box.a2a_cursor(me);
   Line* ring = box.a2a_ring();
   const std::uint64_t t = ++cursor.calls;
@@ -417,7 +406,7 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
       hi = any ? std::max(hi, e) : e;
       any = true;
     }
-    std::vector<unsigned char>& copy = rank.collectives().input;
+    std::vector<unsigned char>& copy = member.input;
     copy.resize(static_cast<std::size_t>(std::max<std::ptrdiff_t>(1, hi - lo)));
     void* base = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(copy.data()) -
                                          static_cast<std::uintptr_t>(lo));
@@ -437,7 +426,7 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
     // Count ourselves before the wait loop's re-check (ring.h).
     other.waiters.fetch_add(1, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    rank.wait_until([&] { return other.read.load(std::memory_order_acquire) >= need; },
+    member.wait_until([&] { return other.read.load(std::memory_order_acquire) >= need; },
                     WaitSite{call, k, -1});
     other.waiters.fetch_sub(1, std::memory_order_relaxed);
   };
@@ -467,7 +456,7 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
   }
   // Wake the receivers once every line is out: the first notify's fence then
   // waits for all our stores at once instead of one after the other.
-  wake_others(rank, comm);
+  dropbox(comm).wake_others(comm.rank());
   if (send)
     mover.move(at(send, sdispls[me], *stype), static_cast<std::size_t>(scounts[me]), *stype, me,
                at(recv, rdispls[me], *rtype), static_cast<std::size_t>(rcounts[me]), *rtype, me);
@@ -480,12 +469,12 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
     // The sender's release store of t pairs with this acquire load: its
     // check and block (or pointers) are visible once t is.
     auto arrived = [&] { return l.seq.load(std::memory_order_acquire) >= t; };
-    if (!spin_until(rank, arrived)) rank.wait_until(arrived, WaitSite{call, k, -1});
+    member.wait_until(arrived, WaitSite{call, k, -1}, kWaitTight);
     if (take_block(l, k, me, at(recv, rdispls[k], *rtype), static_cast<std::size_t>(rcounts[k]),
                    *rtype, mover))
       pointed = true;
   }
-  column_read(rank, comm, ring, t, pointed);
+  column_read(comm, ring, t, pointed);
 
   // Our pointed-to blocks must stay put until their readers are done.
   if (pointers) {
@@ -495,14 +484,15 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
   mover.report();
 }
 
-void pair_alltoall_receive(Rank& rank, Comm& comm, std::uint64_t t, void* dst,
+void pair_alltoall_receive(Comm& comm, std::uint64_t t, void* dst,
                            std::size_t rcount, PURE_Datatype rtype) {
   const int me = comm.rank();
-  Line* ring = comm.dropbox().a2a_ring();
+  Line* ring = dropbox(comm).a2a_ring();
   Mover mover;
   const bool pointed = take_block(Dropbox::a2a_slot(ring, 2, 1 - me, me, t), 1 - me, me, dst,
-                                  rcount, *rank.type(rtype), mover);
-  column_read(rank, comm, ring, t, pointed);
+                                  rcount, *Datatype::predefined(predefined_type_index(rtype)),
+                                  mover);
+  column_read(comm, ring, t, pointed);
   mover.report();
 }
 

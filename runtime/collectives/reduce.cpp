@@ -12,20 +12,16 @@
 //   the ring (ring.h). The others leave once their input is in their ring
 //   slot; the root folds the slots in rank order;
 // * two members, predefined op, contiguous data that fits a line
-//   (two_members): each publishes its data and reads the other's, one
-//   exchange. Up to kDuoBytes both use one shared line, else their
+//   (pair_reduce): each publishes its data and reads the other's, one
+//   exchange. Up to kPairDataBytes both use one shared line, else their
 //   arrival lines. With a predefined type the flat API goes straight to
 //   pair_allreduce (pair.h), the same exchange inline, without a
-//   Reduction (2 ranks, 8 B: 0.072 -> 0.065 us as a call of its own, then
-//   0.063-0.070 -> 0.041-0.058 us inline);
+//   Reduction;
 // * allreduce of two members, predefined op, contiguous data up to
 //   kPairStageBytes (2 KiB) and below the partition threshold: the same
-//   exchange, with each member's data copied to its stage in the Dropbox.
-//   2 ranks, 64 B to 1 KiB: 0.59-0.76 -> 0.33-0.52 us in this VM's slow
-//   phase; at 2 KiB it ties with the partitioned reducer (slightly ahead
-//   in the fast phase, behind in the slow), at 4 KiB it loses (0.39
-//   against 0.30);
-// * below the partition threshold (partition_threshold below), or any user
+//   exchange, with each member's data copied to its stage in the Dropbox
+//   (at 4 KiB the partitioned reducer wins);
+// * below the partition threshold (resolve_partition below), or any user
 //   op: flat combining, the writer (the root, or the leader for allreduce)
 //   folds everything; allreduce results go to the release line or a result
 //   buffer that members copy out;
@@ -43,8 +39,8 @@
 
 #include "collectives/collectives.h"
 #include "collectives/pair.h"
-#include "collectives/rank_state.h"
 #include "collectives/round.h"
+#include "pure/run.hpp"
 
 namespace pure::coll {
 
@@ -53,34 +49,16 @@ namespace {
 // Items per chunk of the partitioned reducer: the accumulator stays in L1.
 constexpr std::size_t kChunkBytes = 8192;
 
-// PURE_REDUCE_PARTITION=auto, measured with tools/bench.sh coll --threshold
-// (allreduce of doubles, every size partitioned against every size combined,
-// 64 B to 256 KiB) on a 2-core machine. With a core per rank (2 ranks) the
-// partitioned reducer's extra round is one cache-line exchange and it wins
-// from 2 KiB on (1 KiB: 0.25 us partitioned, 0.21 us combined; 2 KiB: 0.26
-// against 0.28; 4 KiB: 0.29 against 0.50). With ranks sharing cores (8 on 2)
-// as threads (PURE_FIBERS=off) every round costs context switches, about
-// 14 us, and the partitioned reducer's second round outweighs the shared
-// fold up to 64 KiB (40 against 34 us); from 128 KiB on it wins (51 against
-// 52, at 256 KiB 79 against 93). As fibers (runtime/fiber.h) a round costs
-// fiber switches instead and the crossover moves down: at 16 KiB
-// partitioned against combined is 4.89 against 4.96 us in one run and 4.51
-// against 3.93 in another; at 32 KiB partitioned wins in both (6.61 against
-// 9.42, 5.36 against 7.51).
-// More than 2 ranks on cores of their own could not be measured there; they
-// get the own-core value.
+// PURE_REDUCE_PARTITION=auto: where the partitioned reducer starts to beat
+// flat combining, measured with tools/bench.sh coll --threshold
+// (docs/perf-notes.md has the figures). With a core per rank its extra round
+// is one cache-line exchange; with ranks sharing cores every round costs
+// switches (context switches as threads, cheaper fiber switches as fibers),
+// so the crossover moves up.
 constexpr std::size_t kPartitionOwnCores = 2048;
 constexpr std::size_t kPartitionSharedCores = 128 << 10;
 constexpr std::size_t kPartitionFibers = 32 << 10;
 
-// The same on every member: they share the Process and its Config.
-std::size_t partition_threshold(Rank& rank) {
-  Process& process = rank.process();
-  const std::size_t configured = process.config().reduce_partition;
-  if (configured != kReducePartitionAuto) return configured;
-  if (!process.oversubscribed()) return kPartitionOwnCores;
-  return process.fibers() ? kPartitionFibers : kPartitionSharedCores;
-}
 
 // acc (a view of n items) = ins[hi] op ... op ins[lo] over items [first, first+n).
 void fold(const Reduction& red, const void* const* ins, int lo, int hi, std::size_t first,
@@ -119,28 +97,28 @@ void local_copy(const ReduceArgs& a) {
 // or on its arrival line for flat combining or the partitioned reducer: we
 // look at both, and both members report the mismatch. Our own line is not
 // read again after publishing: the peer's read may take it over (a
-// migratory line), and reading it back would cost one more transfer (8 B:
-// 0.080 -> 0.071 us).
+// migratory line), and reading it back would cost one more transfer
+// (docs/perf-notes.md, "Two-member collectives").
 const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes) {
   const int me = r.me();
   const int peer = 1 - me;
   const std::uint64_t s = r.seq();
   const std::int64_t ours = static_cast<std::int64_t>(bytes);
-  const bool in_duo = in && bytes <= kDuoBytes;
+  const bool in_pair_line = in && bytes <= kPairDataBytes;
   // Our release store of s (half or line) pairs with the peer's acquire
   // loads below, and theirs with ours.
-  const DuoLine::Half& their_half = r.box().duo(s).half[peer];
+  const PairDataLine::Half& their_half = r.box().pair_data(s).half[peer];
   const Line& their_line = r.of(peer);
-  bool peer_duo = false;
+  bool peer_pair_line = false;
   r.wait_for(
       [&] {
-        peer_duo = their_half.seq.load(std::memory_order_acquire) >= s;
-        return peer_duo || their_line.seq.load(std::memory_order_acquire) >= s;
+        peer_pair_line = their_half.seq.load(std::memory_order_acquire) >= s;
+        return peer_pair_line || their_line.seq.load(std::memory_order_acquire) >= s;
       },
       peer);
-  const std::int64_t theirs = peer_duo ? their_half.check : their_line.check;
+  const std::int64_t theirs = peer_pair_line ? their_half.check : their_line.check;
   if (theirs != ours) {  // the same words on both members
-    if (in_duo) {  // a peer on its arrival line looks for our check there
+    if (in_pair_line) {  // a peer on its arrival line looks for our check there
       Line& mine = r.mine();
       mine.check = ours;
       mine.seq.store(s, std::memory_order_release);
@@ -156,11 +134,10 @@ const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes) {
   }
   // Our arrival line of the next round (the other parity): nobody reads it
   // before we publish it again, so ask for it exclusive now, and that store
-  // will not wait for the line to come back from the peer (8-32 B, 8
-  // alternating pairs: 0.066 -> 0.060 us fast phase, 0.264 -> 0.250 slow).
-  // Not for staged inputs: 64-256 B calls got slower (0.34 -> 0.39 us).
-  if (in && !in_duo) prefetch_for_write(&r.box().arrival(me, s + 1));
-  return peer_duo ? their_half.data : their_line.payload.data;
+  // will not wait for the line to come back from the peer. Not for staged
+  // inputs, where it measured slower (docs/perf-notes.md).
+  if (in && !in_pair_line) prefetch_for_write(&r.box().arrival(me, s + 1));
+  return peer_pair_line ? their_half.data : their_line.payload.data;
 }
 
 namespace {
@@ -170,10 +147,10 @@ namespace {
 // kPairStageBytes) is first copied to our stage in the Dropbox, and each
 // member then folds straight from the other's stage: one exchange, where
 // flat combining needs two (up to the writer, then back) and a copy-out.
-void two_members(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
-  Round r(rank, comm, a.call);
+void pair_reduce(Member& member, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
+  Round r(member, comm, a.call);
   const std::size_t bytes = red.bytes();
-  const void* in = red.input_view(a.send ? a.send : a.recv, rank.collectives().input);
+  const void* in = red.input_view(a.send ? a.send : a.recv, member.input);
   const bool staged = bytes > kPayloadBytes;
   if (staged) {
     // Inlined (LTO) into a program that reduces one small object, GCC does
@@ -193,13 +170,13 @@ void two_members(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
   const void* ins[2];
   ins[r.me()] = a.send ? in : own;
   ins[1 - r.me()] = other;
-  fold(red, ins, 0, 1, 0, red.items(), red.output_view(a.recv, rank.collectives().output));
+  fold(red, ins, 0, 1, 0, red.items(), red.output_view(a.recv, member.output));
 }
 
-void flat_combining(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red,
+void flat_combining(Member& member, Comm& comm, const ReduceArgs& a, const Reduction& red,
                     int root) {
-  Round r(rank, comm, a.call);
-  RankCollectives& scratch = rank.collectives();
+  Round r(member, comm, a.call);
+  Member& scratch = member;
   const bool inline_data = !red.user() && red.bytes() <= kPayloadBytes;
   const void* in = red.input_view(a.send ? a.send : a.recv, scratch.input);
   Line& mine = r.mine();
@@ -212,7 +189,7 @@ void flat_combining(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction
   const int writer = root >= 0 ? root : 0;
   // Ranks sharing cores: the last to arrive at an allreduce folds it, so
   // nobody waits for the leader to be scheduled after the last arrival.
-  const bool last_writes = root < 0 && !rank.own_core();
+  const bool last_writes = root < 0 && !member.own_core();
   bool writing;
   if (last_writes) {
     writing = r.claim_writer();
@@ -254,11 +231,11 @@ void flat_combining(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction
 // Reduce with a root, small enough for a ring slot (ring.h): the others copy
 // their input into their slot and leave; the root folds the slots in rank
 // order and then tells the others their slots are free again.
-void ring_reduce(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
-  Dropbox& box = comm.dropbox();
+void ring_reduce(Member& member, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
+  Dropbox& box = dropbox(comm);
   const int me = comm.rank();
   const int n = comm.size();
-  RankCollectives& scratch = rank.collectives();
+  Member& scratch = member;
   RingCursor& cursor = box.cursor(me);
   RingDone& done = box.reduce_done();
   const std::uint64_t t = ++cursor.reduces;
@@ -271,7 +248,7 @@ void ring_reduce(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
         // Count ourselves before the wait loop's re-check (ring.h).
         done.waiters.fetch_add(1, std::memory_order_relaxed);
         std::atomic_thread_fence(std::memory_order_seq_cst);
-        rank.wait_until(
+        member.wait_until(
             [&] { return (seen = done.reduce_done.load(std::memory_order_acquire)) >= need; },
             WaitSite{a.call, root, -1});
         done.waiters.fetch_sub(1, std::memory_order_relaxed);
@@ -282,7 +259,7 @@ void ring_reduce(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
     slot.check = static_cast<std::int64_t>(red.bytes());
     red.copy(in, red.view_at(slot.payload.data), red.items());
     slot.seq.store(t, std::memory_order_release);
-    wake_member(rank, comm, root);
+    dropbox(comm).wake(root);
     return;
   }
   constexpr int kOnStack = 64;
@@ -301,7 +278,7 @@ void ring_reduce(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
     }
     Line& slot = box.reduce_slot(k, t);
     if (slot.seq.load(std::memory_order_acquire) < t) {
-      rank.wait_until([&] { return slot.seq.load(std::memory_order_acquire) >= t; },
+      member.wait_until([&] { return slot.seq.load(std::memory_order_acquire) >= t; },
                       WaitSite{a.call, k, -1});
     }
     if (slot.check != static_cast<std::int64_t>(red.bytes()) && error.empty())
@@ -319,15 +296,15 @@ void ring_reduce(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
   if (t % kRingPublishBatch == 0) {
     done.reduce_done.store(t, std::memory_order_release);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (done.waiters.load(std::memory_order_relaxed) != 0) wake_others(rank, comm);
+    if (done.waiters.load(std::memory_order_relaxed) != 0) dropbox(comm).wake_others(comm.rank());
   }
   if (!error.empty()) fail(PURE_ERR_COUNT, "%s", error.c_str());
   red.deliver(acc, a.recv);
 }
 
-void partitioned(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
-  Round r(rank, comm, a.call);
-  RankCollectives& scratch = rank.collectives();
+void partitioned(Member& member, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
+  Round r(member, comm, a.call);
+  Member& scratch = member;
   const bool has_output = root < 0 || r.me() == root;
   Line& mine = r.mine();
   mine.check = static_cast<std::int64_t>(red.bytes());
@@ -354,7 +331,7 @@ void partitioned(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
   // Slices start on cache-line boundaries (for line-aligned buffers) so no
   // two members write the same line of an output.
   const std::size_t stride = red.stride();
-  const std::size_t per_line = std::max<std::size_t>(1, kDropboxLine / stride);
+  const std::size_t per_line = std::max<std::size_t>(1, kCacheLine / stride);
   std::size_t slice = (red.items() + static_cast<std::size_t>(n) - 1) / static_cast<std::size_t>(n);
   slice = (slice + per_line - 1) / per_line * per_line;
   const std::size_t begin = std::min(red.items(), slice * static_cast<std::size_t>(r.me()));
@@ -375,8 +352,7 @@ void partitioned(Rank& rank, Comm& comm, const ReduceArgs& a, const Reduction& r
 
 }  // namespace
 
-void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
-  if (comm.net()) return hier::reduce(rank, comm, a, root);
+void reduce(Member& member, Comm& comm, const ReduceArgs& a, int root) {
   std::optional<Reduction> own;
   const Reduction& red = a.checked ? *a.checked : own.emplace(a.op, *a.type, a.handle, a.count);
   if (comm.size() == 1) {
@@ -384,28 +360,27 @@ void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
     return;
   }
   if (root >= 0 && red.view_bytes() <= kPayloadBytes) {
-    ring_reduce(rank, comm, a, red, root);
+    ring_reduce(member, comm, a, red, root);
   } else if (comm.size() == 2 && !red.user() && !red.packed() &&
              (red.bytes() <= kPayloadBytes ||
               (root < 0 && red.bytes() <= kPairStageBytes &&
-               red.bytes() < partition_threshold(rank)))) {
-    two_members(rank, comm, a, red, root);
-  } else if (!red.user() && red.bytes() >= partition_threshold(rank)) {
-    partitioned(rank, comm, a, red, root);
+               red.bytes() < member.shared().reduce_partition()))) {
+    pair_reduce(member, comm, a, red, root);
+  } else if (!red.user() && red.bytes() >= member.shared().reduce_partition()) {
+    partitioned(member, comm, a, red, root);
   } else {
-    flat_combining(rank, comm, a, red, root);
+    flat_combining(member, comm, a, red, root);
   }
 }
 
-void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive) {
-  if (comm.net()) return hier::scan(rank, comm, a, exclusive);
+void scan(Member& member, Comm& comm, const ReduceArgs& a, bool exclusive) {
   Reduction red(a.op, *a.type, a.handle, a.count);
   if (comm.size() == 1) {
     if (!exclusive) local_copy(a);
     return;
   }
-  RankCollectives& scratch = rank.collectives();
-  Round r(rank, comm, a.call);
+  Member& scratch = member;
+  Round r(member, comm, a.call);
   Line& mine = r.mine();
   mine.check = static_cast<std::int64_t>(red.bytes());
   mine.payload.p.in = red.input_view(a.send ? a.send : a.recv, scratch.input);
@@ -431,8 +406,7 @@ void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive) {
   if (result) red.deliver(result, a.recv);
 }
 
-void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recvcounts) {
-  if (comm.net()) return hier::reduce_scatter(rank, comm, a, recvcounts);
+void reduce_scatter(Member& member, Comm& comm, const ReduceArgs& a, const int* recvcounts) {
   Reduction red(a.op, *a.type, a.handle, a.count);
   const int me = comm.rank();
   std::size_t first = 0;
@@ -442,8 +416,8 @@ void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recv
     local_copy(a);
     return;
   }
-  RankCollectives& scratch = rank.collectives();
-  Round r(rank, comm, a.call);
+  Member& scratch = member;
+  Round r(member, comm, a.call);
   Line& mine = r.mine();
   mine.check = static_cast<std::int64_t>(red.bytes());
   mine.payload.p.in = red.input_view(a.send ? a.send : a.recv, scratch.input);
@@ -464,6 +438,12 @@ void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recv
   r.next();
   r.barrier();
   block.deliver(result, a.recv);
+}
+
+std::size_t resolve_partition(std::size_t configured, bool shared_cores, bool fibers) {
+  if (configured != kReducePartitionAuto) return configured;
+  if (!shared_cores) return kPartitionOwnCores;
+  return fibers ? kPartitionFibers : kPartitionSharedCores;
 }
 
 }  // namespace pure::coll

@@ -40,9 +40,9 @@
 // the condition true notifies the waiter's Parker):
 // * bcast readers are woken by the root after publishing (all members);
 // * the reduce root is woken by each contributor after publishing;
-// * a bcast root waiting for reader k first writes its rank index + 1 into
-//   k's `waker`; k stores `bcast_read`, then (seq_cst fences on both sides,
-//   Dekker style) reads `waker` and notifies that rank. Only one bcast root
+// * a bcast root waiting for reader k first writes its communicator rank + 1
+//   into k's `waker`; k stores `bcast_read`, then (seq_cst fences on both
+//   sides, Dekker style) reads `waker` and notifies that rank. Only one bcast root
 //   can be waiting at a time (the next root must first read our call);
 // * members waiting for `reduce_done` count themselves in `waiters`; the
 //   root stores `reduce_done`, then (fences again) wakes every member when
@@ -85,9 +85,8 @@ namespace pure {
 
 // Calls of one kind in flight at once: a member that was descheduled
 // catches up on that many calls in one go, and a root runs that far ahead
-// in its time slice. Measured, 8 ranks on 2 cores, back-to-back 8 B calls:
-// depth 8: bcast 0.86 us, reduce 0.98 us; 32: 0.30 and 0.40 us (64 gains
-// little more, and a communicator's reduce ring is members x depth lines).
+// in its time slice; a communicator's reduce ring is members x depth lines
+// (docs/perf-notes.md, "Collective rings").
 constexpr std::uint64_t kRingDepth = 32;
 // The side of a ring that waits publishes how far it got only at calls
 // that are multiples of this: a bcast member its `bcast_read`, a reduce
@@ -110,7 +109,7 @@ constexpr std::uint64_t kAlltoallDepth = 2;
 // written by a waiting root; the counters and bounds are the member's own.
 struct alignas(64) RingCursor {
   std::atomic<std::uint64_t> bcast_read{0};  // last small bcast this member is done with
-  std::atomic<int> waker{0};                  // rank index + 1 of a waiting bcast root, or 0
+  std::atomic<int> waker{0};                  // communicator rank + 1 of a waiting bcast root, or 0
   std::uint64_t bcasts = 0;                   // small bcasts started on this communicator
   std::uint64_t reduces = 0;                  // small reduces started
   std::uint64_t bcast_free = 0;   // every member was done with bcasts up to this (last scan)

@@ -1,58 +1,29 @@
 // Round: one rank's side of one round of a collective on a communicator's
 // Dropbox (see dropbox.h for the protocol and the reuse rule).
 //
-// Waits go through Rank::wait_until, so a waiting rank steals task chunks and
-// parks when oversubscribed; whoever publishes something another member may
-// be parked on wakes it with its Parker.
+// Waits go through the member's Waiter (base/waiter.h), so a waiting rank
+// steals task chunks and parks when ranks share cores; whoever publishes
+// something another member may be parked on wakes it (Dropbox::wake).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "collectives/dropbox.h"
-#include "comm/comm.h"
 #include "base/error.h"
-#include "job/process.h"
-#include "job/rank.h"
+#include "base/waiter.h"
+#include "collectives/dropbox.h"
+#include "collectives/member.h"
+#include "comm/comm.h"
 
 namespace pure::coll {
-
-// Notifies the Parker of communicator member `member` (who may be parked on
-// something this rank just published).
-inline void wake_member(Rank& rank, const Comm& comm, int member) {
-  rank.process().rank_of_world(comm.index_of(member)).parker().notify();
-}
-// The same for every member but this rank.
-inline void wake_others(Rank& rank, const Comm& comm) {
-  for (int k = 0; k < comm.size(); ++k)
-    if (k != comm.rank()) wake_member(rank, comm, k);
-}
-
-// A rank with a core of its own first polls the one line it waits for in a
-// tight, bounded loop: the wait loop's rounds (progress, steal) sit between
-// a line's arrival and its detection. Measured, 2 ranks: barrier 63 -> 60
-// ns, 8 B allreduce 81 -> 78 ns. Ranks sharing cores go straight to the
-// wait loop, which hands the core on. True once done(); false: go on to the
-// wait loop.
-constexpr int kTightSpins = 256;
-template <class Done>
-[[gnu::always_inline]] inline bool spin_until(Rank& rank, Done&& done) {
-  if (done()) return true;
-  if (!rank.own_core()) return false;
-  for (int i = 0; i < kTightSpins; ++i) {
-    cpu_relax();
-    if (done()) return true;
-  }
-  return false;
-}
 
 class Round {
  public:
   static constexpr int kNobody = -1;
   static constexpr int kEveryone = -2;
 
-  Round(Rank& rank, Comm& comm, const char* call)
-      : rank_(rank), comm_(comm), box_(comm.dropbox()), me_(comm.rank()), n_(comm.size()),
+  Round(Member& member, Comm& comm, const char* call)
+      : member_(member), comm_(comm), box_(dropbox(comm)), me_(comm.rank()), n_(comm.size()),
         s_(comm.next_round()), call_(call) {}
 
   std::uint64_t seq() const { return s_; }
@@ -105,25 +76,26 @@ class Round {
 
   // Wakes `member` (who may be parked on something we just published).
   void notify(int member) { wake(member); }
-  // The tight spin (spin_until above) on this round's rank.
+  // The tight spin of the member's Waiter: true once done().
   template <class Done>
   [[gnu::always_inline]] bool spin_until(Done&& done) {
-    return coll::spin_until(rank_, done);
+    return member_.waiter().spin(done);
   }
-  // Waits through the tight spin and then the wait loop until done();
+  // Waits until done(): a tight spin first (a rank with a core of its own
+  // polls the one line it waits for; the wait loop's rounds would sit
+  // between the line's arrival and its detection), then the wait loop.
   // `member` is who we wait for, for wait reports (-1: the round's writer).
   template <class Done>
   [[gnu::always_inline]] void wait_for(Done&& done, int member) {
-    if (spin_until(done)) return;
-    rank_.wait_until(done, WaitSite{call_, member, -1});
+    member_.wait_until(done, WaitSite{call_, member, -1}, kWaitTight);
   }
 
-  // The two-member barrier round (dropbox.h, PairLine). Our release store
+  // The two-member barrier round (dropbox.h, PairSeqLine). Our release store
   // of s pairs with the peer's acquire load of it, and theirs with ours:
   // everything either member did before the barrier happens-before what
   // the other does after it.
   [[gnu::always_inline]] void pair_barrier() {
-    std::atomic<std::uint64_t>* seq = box_.pair().seq;
+    std::atomic<std::uint64_t>* seq = box_.pair_seq().seq;
     const int peer = 1 - me_;
     seq[me_].store(s_, std::memory_order_release);
     wake(peer);
@@ -142,7 +114,7 @@ class Round {
       pair_barrier();
       return;
     }
-    if (!rank_.own_core()) {
+    if (!member_.own_core()) {
       last_arrival_releases();
       return;
     }
@@ -174,7 +146,7 @@ class Round {
   }
 
   // Ranks sharing cores: whoever arrives last releases (a context switch
-  // costs about 1.3 us on the 2-core test machine; see claim_writer). Two
+  // costs over a microsecond; see claim_writer). Two
   // releasers store the same value. The release line's `check` is neither
   // written nor read here: a barrier has no error.
   void last_arrival_releases() {
@@ -204,13 +176,13 @@ class Round {
   void wake(int whom) {
     if (whom == kNobody) return;
     if (whom == kEveryone) {
-      wake_others(rank_, comm_);
+      box_.wake_others(me_);
     } else if (whom != me_) {
-      wake_member(rank_, comm_, whom);
+      box_.wake(whom);
     }
   }
 
-  Rank& rank_;
+  Member& member_;
   Comm& comm_;
   Dropbox& box_;
   const int me_;

@@ -1,6 +1,6 @@
 // Communicator creation (split, and dup/create expressed as splits).
 //
-// Across processes: hier::split (hierarchical.cpp).
+// Across processes: net/hierarchical.cpp, which splits the local views here.
 //
 // Inside one process:
 // One round on the parent's Dropbox: every member publishes (colour, key)
@@ -19,9 +19,9 @@
 
 namespace pure::coll {
 
-NewComm split(Rank& rank, Comm& comm, const char* call, int color, int key) {
-  if (comm.net()) return hier::split(rank, comm, call, color, key);
-  Round r(rank, comm, call);
+NewComm split(Member& member, Comm& comm, const char* call, int color, int key,
+              bool remote_slots) {
+  Round r(member, comm, call);
   Line& mine = r.mine();
   std::memcpy(mine.payload.data, &color, sizeof color);
   std::memcpy(mine.payload.data + sizeof color, &key, sizeof key);
@@ -39,13 +39,13 @@ NewComm split(Rank& rank, Comm& comm, const char* call, int color, int key) {
     created.assign(static_cast<std::size_t>(r.size()), NewComm{});
     for (auto& [c, list] : by_color) {
       std::sort(list.begin(), list.end());
-      auto members = std::make_shared<std::vector<int>>();
-      for (auto& [kk, k] : list) members->push_back(comm.index_of(k));
+      std::vector<int> members;
+      for (auto& [kk, k] : list) members.push_back(comm.world_of(k));
       NewComm share;
-      share.context = rank.process().next_context();
-      share.members = members;
-      share.dropbox = std::make_shared<Dropbox>(static_cast<int>(list.size()));
-      share.net_share = std::make_shared<NetShare>();
+      share.context = member.shared().next_context();
+      share.members = std::make_shared<const Group>(std::move(members));
+      share.dropbox = std::make_shared<Dropbox>(*share.members, member.shared().peers());
+      if (remote_slots) share.remote_slot = std::make_shared<RemoteSlot>();
       for (auto& [kk, k] : list) created[static_cast<std::size_t>(k)] = share;
     }
     r.release();

@@ -6,17 +6,24 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <numeric>
 
-#include "net/cluster.h"
-#include "collectives/dropbox.h"
-#include "net/comm_net.h"
 #include "base/error.h"
-#include "base/fiber.h"
-#include "job/rank.h"
-#include "sched/scheduler.h"
 #include "base/topology.h"
+#include "collectives/collectives.h"
+#include "job/rank.h"
+#include "net/cluster.h"
+#include "net/comm_net.h"
 
 namespace pure {
+
+namespace {
+std::vector<int> iota(int n) {
+  std::vector<int> v(static_cast<size_t>(n));
+  std::iota(v.begin(), v.end(), 0);
+  return v;
+}
+}  // namespace
 
 Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
     : config_(config),
@@ -27,40 +34,34 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
       size_(static_cast<int>(map_.ranks_of(proc).size())),
       // More ranks than cores in our cpuset means they must share cores.
       oversubscribed_(size_ > Topology::get().cores()),
-      world_dropbox_(std::make_shared<Dropbox>(size_)),
-      queues_(new std::atomic<EagerQueue*>[static_cast<size_t>(size_) * static_cast<size_t>(size_)]),
-      queue_storage_(static_cast<size_t>(size_) * static_cast<size_t>(size_)) {
-  const int ranks = size_;
-  for (size_t i = 0; i < static_cast<size_t>(ranks) * static_cast<size_t>(ranks); ++i)
-    queues_[i].store(nullptr, std::memory_order_relaxed);
+      // Ranks sharing cores take turns as fibers, one group per core
+      // (fiber.h). Not across processes: MPI keeps per-kernel-thread state
+      // of its own.
+      fibers_on_(config_.fibers && oversubscribed_ && !cluster_ && Fibers::supported()),
+      peers_(map_.ranks_of(proc), map_.ranks()),
+      world_group_(std::make_shared<const Group>(iota(map_.ranks()))),
+      local_group_(std::make_shared<const Group>(map_.ranks_of(proc))),
+      queues_(size_, static_cast<std::size_t>(config_.queue_slots), config_.eager_limit),
+      collectives_(peers_,
+                   coll::resolve_partition(config_.reduce_partition, oversubscribed_, fibers_on_)) {
   if (cluster_) {
     // Every process creates the world's MPI communicators, in the same order.
-    std::vector<int> world(static_cast<size_t>(map_.ranks()));
-    for (int r = 0; r < map_.ranks(); ++r) world[static_cast<size_t>(r)] = r;
-    world_net_ = CommNet::layout(world, map_, proc_);
+    world_net_ = CommNet::layout(world_group_->members(), map_, proc_);
     world_net_->create_world();
   }
-  // Ranks sharing cores take turns as fibers, one group per core (fiber.h).
-  // Not across processes: MPI keeps per-kernel-thread state of its own.
-  if (config_.fibers && oversubscribed_ && !cluster_ && Fibers::supported())
-    fibers_ = std::make_unique<Fibers>(ranks, Topology::get().cores());
-  ranks_.reserve(static_cast<size_t>(ranks));
-  for (int i = 0; i < ranks; ++i) ranks_.push_back(std::make_unique<Rank>(*this, i));
-  scheduler_ = std::make_unique<sched::Scheduler>(*this);
+  if (fibers_on_) fibers_ = std::make_unique<Fibers>(size_, Topology::get().cores());
+  ranks_.reserve(static_cast<size_t>(size_));
+  for (int i = 0; i < size_; ++i) ranks_.push_back(std::make_unique<Rank>(*this, i));
+  // Every rank's Parker is in peers_ now: the Dropboxes can hold them.
+  world_dropbox_ = std::make_shared<coll::Dropbox>(*local_group_, peers_);
+  for (auto& r : ranks_) r->install_world(world_dropbox_);
+  std::vector<Waiter*> waiters;
+  for (auto& r : ranks_) waiters.push_back(&r->waiter());
+  scheduler_ = std::make_unique<sched::Scheduler>(config_, peers_, waiters,
+                                                  &Rank::set_current_worker);
 }
 
 Process::~Process() = default;
-
-EagerQueue& Process::queue_for_sender(int from, int to) {
-  const size_t s = slot(from, to);
-  if (EagerQueue* q = queues_[s].load(std::memory_order_relaxed)) return *q;
-  queue_storage_[s] = std::make_unique<EagerQueue>(static_cast<size_t>(config_.queue_slots),
-                                                   config_.eager_limit);
-  // Release pairs with the receiver's acquire in queue_for_receiver: it sees
-  // the initialised slots before the pointer.
-  queues_[s].store(queue_storage_[s].get(), std::memory_order_release);
-  return *queue_storage_[s];
-}
 
 void Process::abort(int code, const std::string& message) {
   if (code == 0) code = 1;  // an abort always ends the job with a failure
@@ -75,7 +76,7 @@ void Process::abort(int code, const std::string& message) {
   // Across processes the whole job ends at once: MPI_Abort reaches every
   // process (their ranks may be blocked on this one) and does not return.
   if (cluster_) cluster_->abort(code);
-  for (auto& r : ranks_) r->parker().notify();
+  for (int i = 0; i < size_; ++i) peers_.parker(i).notify();
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
   }
@@ -121,7 +122,7 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
           "pure: rank " + std::to_string(world) + " threw an unknown exception; ending the job");
   }
   Rank::set_current(nullptr);
-  self.finished.store(true, std::memory_order_release);
+  self.waiter().status().finish();
   running_.fetch_sub(1, std::memory_order_acq_rel);
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
@@ -141,7 +142,10 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
     threads.emplace_back([this, i, &entry, argc, argv] { rank_main(i, entry, argc, argv); });
   for (auto& t : threads) t.join();
   scheduler_->stop_helpers();
-  if (config_.stats) scheduler_->print_stats();
+  if (config_.stats) {
+    print_settings();
+    scheduler_->print_stats();
+  }
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
     job_done_ = true;
@@ -151,21 +155,33 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
   return abort_code();
 }
 
+// The settings in effect, with what `auto` resolved to (PURE_STATS=1): one
+// line of name=value pairs that scripts read (tools/bench_report.py).
+void Process::print_settings() const {
+  const char* wait = config_.wait == WaitMode::spin   ? "spin"
+                     : config_.wait == WaitMode::park ? "park"
+                                                      : "auto";
+  std::fprintf(stderr,
+               "pure: settings: ranks=%d procs=%d process=%d cores=%d fibers=%s wait=%s "
+               "eager_limit=%zu queue_slots=%d reduce_partition=%zu helpers=%d\n",
+               size_, map_.procs(), proc_, Topology::get().cores(), fibers_ ? "on" : "off", wait,
+               config_.eager_limit, config_.queue_slots, collectives_.reduce_partition(),
+               config_.helpers);
+}
+
 std::string Process::deadlock_report() {
   std::string report =
       "pure: deadlock: every running rank has been blocked for " +
       std::to_string(config_.deadlock_timeout_s) + " s with no progress anywhere:\n";
   for (auto& r : ranks_) {
-    if (r->finished.load(std::memory_order_acquire)) {
+    const WaitStatus::Snapshot s = r->waiter().status().read();
+    if (s.finished) {
       report += "  rank " + std::to_string(r->world()) + ": finished\n";
       continue;
     }
-    const char* call = r->wait_call.load(std::memory_order_relaxed);
-    report += "  rank " + std::to_string(r->world()) + ": blocked in " + (call ? call : "?");
-    int peer = r->wait_peer.load(std::memory_order_relaxed);
-    if (peer != -1) report += " peer=" + std::to_string(peer);
-    int tag = r->wait_tag.load(std::memory_order_relaxed);
-    if (tag != -1) report += " tag=" + std::to_string(tag);
+    report += "  rank " + std::to_string(r->world()) + ": blocked in " + (s.call ? s.call : "?");
+    if (s.peer != -1) report += " peer=" + std::to_string(s.peer);
+    if (s.tag != -1) report += " tag=" + std::to_string(s.tag);
     report += "\n";
   }
   report += "pure: ending the job (PURE_DEADLOCK_TIMEOUT sets the limit, 0 disables it)";
@@ -207,15 +223,12 @@ void Process::watchdog() {
     bool all_waiting = running_.load(std::memory_order_acquire) > 0;
     std::uint64_t progress = 0;
     for (auto& r : ranks_) {
-      progress += r->waits_done.load(std::memory_order_relaxed);
-      if (!r->finished.load(std::memory_order_acquire) &&
-          !r->in_wait.load(std::memory_order_acquire))
-        all_waiting = false;
+      const WaitStatus::Snapshot s = r->waiter().status().read();
+      progress += s.progress;
+      if (!s.finished && !s.blocked) all_waiting = false;
       // A rank waiting on another process waits on progress this watchdog
       // cannot see: deadlocks across processes are not reported.
-      if (r->in_wait.load(std::memory_order_acquire) &&
-          r->wait_remote.load(std::memory_order_relaxed))
-        all_waiting = false;
+      if (s.blocked && s.remote) all_waiting = false;
     }
     // A helper running a chunk may be what the waiting ranks wait for.
     if (scheduler_->helpers_busy()) all_waiting = false;

@@ -9,6 +9,18 @@
 
 namespace pure {
 
+RankMain with_rank_exit(RankMain entry) {
+  return [entry = std::move(entry)](int argc, char** argv) {
+    try {
+      return entry(argc, argv);
+    } catch (const RankExit&) {
+      // exit(0): from here on the same as returning 0 from pure_main, so the
+      // runtime's check that pure_finalize was called still applies.
+      return 0;
+    }
+  };
+}
+
 int run(const Config& config, const RankMain& entry, int argc, char** argv) {
   config.validate();
   if (config.procs > 1) {

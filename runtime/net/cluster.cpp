@@ -40,17 +40,21 @@ int bits_for(int values) {  // bits that number `values` distinct values
     std::fprintf(stderr, "pure: invalid configuration:\n%s\n", problem.c_str());
     std::fflush(stderr);
   }
-  MPI_Barrier(MPI_COMM_WORLD);
-  MPI_Finalize();
+  mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier", MpiFailure::report);
+  mpi_check(MPI_Finalize(), "MPI_Finalize", MpiFailure::report);
   throw ConfigError(std::string());
 }
 }  // namespace
 
-void mpi_check(int rc, const char* what) {
+void mpi_check(int rc, const char* what, MpiFailure on_failure) {
   if (rc == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) len = 0;
+  if (on_failure == MpiFailure::report) {
+    std::fprintf(stderr, "pure: %s failed: %.*s\n", what, len, text);
+    return;
+  }
   fail(PURE_ERR_INTERN, "%s failed: %.*s", what, len, text);
 }
 
@@ -67,11 +71,11 @@ Cluster& Cluster::start(const Config& config) {
     throw ConfigError("PURE_PROCS=" + std::to_string(config.procs) + ": MPI_Init_thread failed\n");
   // Errors come back as codes (mpi_check) instead of ending the process
   // with MPI's own message.
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  mpi_check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   auto cluster = std::unique_ptr<Cluster>(new Cluster);
   int procs = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &cluster->me_);
-  MPI_Comm_size(MPI_COMM_WORLD, &procs);
+  mpi_check(MPI_Comm_rank(MPI_COMM_WORLD, &cluster->me_), "MPI_Comm_rank");
+  mpi_check(MPI_Comm_size(MPI_COMM_WORLD, &procs), "MPI_Comm_size");
 
   // Every process checks what it can; the lowest failing one reports.
   std::string problem;
@@ -95,8 +99,10 @@ Cluster& Cluster::start(const Config& config) {
   // Agreement: the same map everywhere (each process reads the file itself).
   if (problem.empty()) {
     unsigned long long mine = cluster->map_.fingerprint(), low = 0, high = 0;
-    MPI_Allreduce(&mine, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&mine, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    mpi_check(MPI_Allreduce(&mine, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD),
+              "MPI_Allreduce");
+    mpi_check(MPI_Allreduce(&mine, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD),
+              "MPI_Allreduce");
     if (low != high)
       problem = "the processes disagree on the rank map (" + config.rank_map +
                 " differs between them): every process must read the same file";
@@ -104,17 +110,19 @@ Cluster& Cluster::start(const Config& config) {
     // Keep the collective calls matched: failing processes join with
     // values that cannot make a healthy process fail.
     unsigned long long zero = 0, sink = 0, ones = ~0ull;
-    MPI_Allreduce(&ones, &sink, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&zero, &sink, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    mpi_check(MPI_Allreduce(&ones, &sink, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD),
+              "MPI_Allreduce");
+    mpi_check(MPI_Allreduce(&zero, &sink, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD),
+              "MPI_Allreduce");
   }
   int failing = problem.empty() ? procs : cluster->me_, first = procs;
-  MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  mpi_check(MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
   if (first != procs) fail_config(cluster->me_ == first, problem);
 
   // Tag budget: the sender's slot above the user's tag.
   void* attr = nullptr;
   int flag = 0;
-  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &attr, &flag);
+  mpi_check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &attr, &flag), "MPI_Comm_get_attr");
   const long long tag_ub = flag ? *static_cast<int*>(attr) : 32767;
   const int tag_bits = bits_below(tag_ub);
   const int slot_bits = bits_for(cluster->map_.max_per_proc());
@@ -134,9 +142,9 @@ Cluster& Cluster::start(const Config& config) {
   int mine = static_cast<int>(cluster->map_.ranks_of(cluster->me_).size()), before = 0;
   mpi_check(MPI_Exscan(&mine, &before, 1, MPI_INT, MPI_SUM, node), "MPI_Exscan");
   int node_rank = 0;
-  MPI_Comm_rank(node, &node_rank);
+  mpi_check(MPI_Comm_rank(node, &node_rank), "MPI_Comm_rank");
   cluster->node_offset_ = node_rank == 0 ? 0 : before;
-  MPI_Comm_free(&node);
+  mpi_check(MPI_Comm_free(&node), "MPI_Comm_free");
 
   g_cluster = cluster.release();
   return *g_cluster;
@@ -155,14 +163,14 @@ void Cluster::abort(int code) {
       usleep(1000);
     }
   }
-  MPI_Abort(MPI_COMM_WORLD, code);
+  mpi_check(MPI_Abort(MPI_COMM_WORLD, code), "MPI_Abort", MpiFailure::report);
   std::_Exit(code);  // MPI_Abort does not return; if it did, end this process anyway
 }
 
 void Cluster::finalize() {
   if (finalized_) return;
   finalized_ = true;
-  MPI_Finalize();
+  mpi_check(MPI_Finalize(), "MPI_Finalize", MpiFailure::report);
 }
 
 }  // namespace pure

@@ -56,8 +56,13 @@ class Cluster {
   bool finalized_ = false;
 };
 
-// Checks an MPI return code; on failure throws Error(PURE_ERR_INTERN) naming
-// the MPI call and MPI's own description of the error.
-void mpi_check(int rc, const char* what);
+// What mpi_check does with a failure: throw Error(PURE_ERR_INTERN), or
+// (where nothing may throw: destructors, paths that are failing already)
+// print the same message on stderr and go on.
+enum class MpiFailure { throw_error, report };
+
+// The one check of every MPI return code: on failure, the message names the
+// MPI call and gives MPI's own description of the error.
+void mpi_check(int rc, const char* what, MpiFailure on_failure = MpiFailure::throw_error);
 
 }  // namespace pure

@@ -40,13 +40,14 @@ void CommNet::create_world() {
   for (MPI_Comm& c : p2p)
     mpi_check(MPI_Comm_split(MPI_COMM_WORLD, 0, my_pos, &c), "MPI_Comm_split");
   mpi_check(MPI_Comm_split(MPI_COMM_WORLD, 0, my_pos, &coll), "MPI_Comm_split");
-  for (MPI_Comm& c : p2p) MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
-  MPI_Comm_set_errhandler(coll, MPI_ERRORS_RETURN);
+  for (MPI_Comm& c : p2p)
+    mpi_check(MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  mpi_check(MPI_Comm_set_errhandler(coll, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
 }
 
 void CommNet::adopt(MPI_Comm coll_comm) {
   coll = coll_comm;
-  MPI_Comm_set_errhandler(coll, MPI_ERRORS_RETURN);
+  mpi_check(MPI_Comm_set_errhandler(coll, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   p2p.assign(static_cast<std::size_t>(slots()), MPI_COMM_NULL);
   for (MPI_Comm& c : p2p) mpi_check(MPI_Comm_dup(coll, &c), "MPI_Comm_dup");
 }
@@ -54,9 +55,10 @@ void CommNet::adopt(MPI_Comm coll_comm) {
 CommNet::~CommNet() {
   Cluster* cluster = Cluster::current();
   if (!cluster || cluster->finalized()) return;
+  // A destructor cannot throw: a failure is reported and the job goes on.
   for (MPI_Comm& c : p2p)
-    if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
-  if (coll != MPI_COMM_NULL) MPI_Comm_free(&coll);
+    if (c != MPI_COMM_NULL) mpi_check(MPI_Comm_free(&c), "MPI_Comm_free", MpiFailure::report);
+  if (coll != MPI_COMM_NULL) mpi_check(MPI_Comm_free(&coll), "MPI_Comm_free", MpiFailure::report);
 }
 
 }  // namespace pure

@@ -1,5 +1,5 @@
 // CommNet: what a communicator whose members live in several processes adds
-// to its Comm -- which processes take part, where each member lives, and the
+// to its Comm (its remote Part, comm/comm.h) -- which processes take part, where each member lives, and the
 // MPI communicators its traffic between processes goes through. Shared by
 // the communicator's members inside one process; built once per process
 // when the communicator is created (by its first member there).
@@ -20,11 +20,12 @@
 #include <string>
 #include <vector>
 
+#include "comm/comm.h"
 #include "net/rank_map.h"
 
 namespace pure {
 
-struct CommNet {
+struct CommNet final : Comm::Part {
   std::vector<int> procs;                    // process ids, ordered by their first member
   int my_pos = -1;                           // position of this process in procs
   std::vector<int> pos_of;                   // communicator rank -> position of its process
@@ -50,7 +51,10 @@ struct CommNet {
   CommNet() = default;
   CommNet(const CommNet&) = delete;
   CommNet& operator=(const CommNet&) = delete;
-  ~CommNet();
+  ~CommNet() override;
 };
+
+// The MPI side of a communicator spanning processes.
+inline CommNet& net_of(const Comm& comm) { return static_cast<CommNet&>(*comm.remote()); }
 
 }  // namespace pure

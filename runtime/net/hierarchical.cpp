@@ -30,184 +30,20 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <cstring>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "net/cluster.h"
-#include "collectives/collectives.h"
-#include "collectives/rank_state.h"
-#include "net/comm_net.h"
-#include "job/process.h"
+#include "net/hierarchical.h"
+#include "net/stage.h"
 
-namespace pure::coll::hier {
+namespace pure::hier {
+
+using coll::ReduceArgs;
 
 namespace {
-
-const Datatype& byte_type() { return *Datatype::predefined(PURE_BYTE & 0x00FFFFFF); }
-
-char* at(void* base, long long displ, const Datatype& type) {
-  return static_cast<char*>(base) + displ * static_cast<long long>(type.extent());
-}
-const char* at(const void* base, long long displ, const Datatype& type) {
-  return static_cast<const char*>(base) + displ * static_cast<long long>(type.extent());
-}
-
-int mpi_count(std::size_t bytes, const char* call) {
-  if (bytes > static_cast<std::size_t>(INT_MAX))
-    fail(PURE_ERR_COUNT, "%s: %zu bytes between processes is over MPI's limit of %d", call, bytes,
-         INT_MAX);
-  return static_cast<int>(bytes);
-}
-
-// One member's part of a hierarchical collective, on communicator `comm`.
-struct Stage {
-  Rank& rank;
-  Comm& comm;
-  Comm& local;
-  CommNet& net;
-  const char* call;
-  bool leader;
-  int procs;
-
-  Stage(Rank& r, Comm& c, const char* name)
-      : rank(r), comm(c), local(c.local()), net(*c.net()), call(name),
-        leader(c.local().rank() == 0), procs(static_cast<int>(c.net()->procs.size())) {}
-
-  // Runs a started non-blocking MPI operation to completion in the wait loop.
-  void wait(MPI_Request& req) {
-    int done = 0;
-    mpi_check(MPI_Test(&req, &done, MPI_STATUS_IGNORE), "MPI_Test");
-    if (done) return;
-    rank.wait_until(
-        [&] {
-          mpi_check(MPI_Test(&req, &done, MPI_STATUS_IGNORE), "MPI_Test");
-          return done != 0;
-        },
-        WaitSite{call, -1, -1, true});
-  }
-
-  // Every member hands the leader a pointer; the leader gets them in local
-  // rank order (the others get an empty vector).
-  template <class T>
-  std::vector<T*> to_leader(T* mine) {
-    const int n = local.size();
-    std::vector<T*> all(leader ? static_cast<std::size_t>(n) : 0);
-    std::vector<int> counts(static_cast<std::size_t>(n), static_cast<int>(sizeof(T*)));
-    std::vector<int> displs(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) displs[static_cast<std::size_t>(i)] = i * static_cast<int>(sizeof(T*));
-    coll::gatherv(rank, local, call, &mine, sizeof(T*), &byte_type(), all.data(), counts.data(),
-            displs.data(), &byte_type(), 0);
-    // Every member has arrived: none still reads the last collective's error.
-    if (leader) net.error.clear();
-    return all;
-  }
-
-  // The leader is done with the members' buffers; its error, if any, is
-  // every member's.
-  void from_leader() {
-    int failed = leader && !net.error.empty();
-    coll::bcast(rank, local, call, &failed, sizeof failed, byte_type(), 0);
-    if (failed) fail(PURE_ERR_TRUNCATE, "%s", net.error.c_str());
-  }
-
-  void mismatch(std::size_t sbytes, std::size_t rbytes, int from, int to) {
-    if (sbytes != rbytes && net.error.empty())
-      net.error = "rank " + std::to_string(from) + " sends " + std::to_string(sbytes) +
-                  " bytes but rank " + std::to_string(to) + " expects " + std::to_string(rbytes) +
-                  " (send and receive counts and types must match)";
-  }
-
-  // Blob exchanges among the leaders, each in two MPI collectives: the
-  // sizes, then the bytes. allgather: every leader's blob to every leader;
-  // returns them per process (position in CommNet::procs).
-  std::vector<std::vector<char>> allgather(const std::vector<char>& mine) {
-    std::uint64_t n = mine.size();
-    std::vector<std::uint64_t> sizes(static_cast<std::size_t>(procs));
-    MPI_Request req;
-    mpi_check(MPI_Iallgather(&n, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, net.coll, &req),
-              "MPI_Iallgather");
-    wait(req);
-    std::vector<int> counts(static_cast<std::size_t>(procs)), displs(static_cast<std::size_t>(procs));
-    std::size_t total = 0;
-    for (int p = 0; p < procs; ++p) {
-      counts[static_cast<std::size_t>(p)] = mpi_count(sizes[static_cast<std::size_t>(p)], call);
-      displs[static_cast<std::size_t>(p)] = mpi_count(total, call);
-      total += sizes[static_cast<std::size_t>(p)];
-    }
-    std::vector<char> all(total ? total : 1);
-    mpi_check(MPI_Iallgatherv(mine.data(), mpi_count(mine.size(), call), MPI_BYTE, all.data(),
-                              counts.data(), displs.data(), MPI_BYTE, net.coll, &req),
-              "MPI_Iallgatherv");
-    wait(req);
-    return split_blobs(all, counts, displs);
-  }
-  // The same towards one process (`root_pos`); others get nothing back.
-  std::vector<std::vector<char>> gather(const std::vector<char>& mine, int root_pos) {
-    const bool root = net.my_pos == root_pos;
-    std::uint64_t n = mine.size();
-    std::vector<std::uint64_t> sizes(static_cast<std::size_t>(procs));
-    MPI_Request req;
-    mpi_check(MPI_Igather(&n, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, root_pos, net.coll,
-                          &req),
-              "MPI_Igather");
-    wait(req);
-    std::vector<int> counts(static_cast<std::size_t>(procs)), displs(static_cast<std::size_t>(procs));
-    std::size_t total = 0;
-    for (int p = 0; root && p < procs; ++p) {
-      counts[static_cast<std::size_t>(p)] = mpi_count(sizes[static_cast<std::size_t>(p)], call);
-      displs[static_cast<std::size_t>(p)] = mpi_count(total, call);
-      total += sizes[static_cast<std::size_t>(p)];
-    }
-    std::vector<char> all(total ? total : 1);
-    mpi_check(MPI_Igatherv(mine.data(), mpi_count(mine.size(), call), MPI_BYTE, all.data(),
-                           counts.data(), displs.data(), MPI_BYTE, root_pos, net.coll, &req),
-              "MPI_Igatherv");
-    wait(req);
-    if (!root) return {};
-    return split_blobs(all, counts, displs);
-  }
-  // Blob p of `out` to process p; returns the blob from each process.
-  std::vector<std::vector<char>> alltoall(const std::vector<std::vector<char>>& out) {
-    std::vector<std::uint64_t> ssizes(static_cast<std::size_t>(procs)), rsizes(ssizes.size());
-    for (int p = 0; p < procs; ++p) ssizes[static_cast<std::size_t>(p)] = out[static_cast<std::size_t>(p)].size();
-    MPI_Request req;
-    mpi_check(MPI_Ialltoall(ssizes.data(), 1, MPI_UINT64_T, rsizes.data(), 1, MPI_UINT64_T,
-                            net.coll, &req),
-              "MPI_Ialltoall");
-    wait(req);
-    std::vector<int> sc(ssizes.size()), sd(ssizes.size()), rc(ssizes.size()), rd(ssizes.size());
-    std::size_t stotal = 0, rtotal = 0;
-    for (std::size_t p = 0; p < ssizes.size(); ++p) {
-      sc[p] = mpi_count(ssizes[p], call);
-      sd[p] = mpi_count(stotal, call);
-      stotal += ssizes[p];
-      rc[p] = mpi_count(rsizes[p], call);
-      rd[p] = mpi_count(rtotal, call);
-      rtotal += rsizes[p];
-    }
-    std::vector<char> send(stotal ? stotal : 1), recv(rtotal ? rtotal : 1);
-    for (std::size_t p = 0; p < ssizes.size(); ++p)
-      if (ssizes[p]) std::memcpy(send.data() + sd[p], out[p].data(), ssizes[p]);
-    mpi_check(MPI_Ialltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, recv.data(), rc.data(),
-                             rd.data(), MPI_BYTE, net.coll, &req),
-              "MPI_Ialltoallv");
-    wait(req);
-    return split_blobs(recv, rc, rd);
-  }
-
-  static std::vector<std::vector<char>> split_blobs(const std::vector<char>& all,
-                                                    const std::vector<int>& counts,
-                                                    const std::vector<int>& displs) {
-    std::vector<std::vector<char>> blobs(counts.size());
-    for (std::size_t p = 0; p < counts.size(); ++p)
-      blobs[p].assign(all.begin() + displs[p], all.begin() + displs[p] + counts[p]);
-    return blobs;
-  }
-};
 
 // A blob: `blocks` sizes, then the blocks' bytes, in order.
 class BlobWriter {
@@ -355,8 +191,8 @@ struct ReduceStage {
   std::vector<unsigned char> scratch;
   ReduceMember me;
   std::vector<ReduceMember*> members;
-  ReduceStage(Rank& rank, Comm& comm, const ReduceArgs& a)
-      : s(rank, comm, a.call), red(a.op, *a.type, a.handle, a.count),
+  ReduceStage(coll::Member& member, Comm& comm, const ReduceArgs& a)
+      : s(member, comm, a.call), red(a.op, *a.type, a.handle, a.count),
         me{red.input_view(a.send ? a.send : a.recv, scratch), a.recv, comm.rank()},
         members(s.to_leader(&me)) {}
 };
@@ -411,26 +247,26 @@ const void* combine(Stage& s, const Reduction& red, const ReduceArgs& a,
 
 }  // namespace
 
-void barrier(Rank& rank, Comm& comm, const char* call) {
-  Stage s(rank, comm, call);
-  coll::barrier(rank, s.local, call);
+void barrier(coll::Member& member, Comm& comm, const char* call) {
+  Stage s(member, comm, call);
+  coll::barrier(member, s.local, call);
   if (s.leader) {
     MPI_Request req;
     mpi_check(MPI_Ibarrier(s.net.coll, &req), "MPI_Ibarrier");
     s.wait(req);
   }
   int done = 0;
-  coll::bcast(rank, s.local, call, &done, sizeof done, byte_type(), 0);
+  coll::bcast(member, s.local, call, &done, sizeof done, byte_type(), 0);
 }
 
-void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t count,
+void bcast(coll::Member& member, Comm& comm, const char* call, void* buf, std::size_t count,
            const Datatype& type, int root) {
-  Stage s(rank, comm, call);
+  Stage s(member, comm, call);
   const int root_pos = s.net.pos_of[static_cast<std::size_t>(root)];
   const int root_slot = s.net.slot_of[static_cast<std::size_t>(root)];
   const bool here = root_pos == s.net.my_pos;
   // In the root's process the leader gets the data first.
-  if (here && root_slot != 0) coll::bcast(rank, s.local, call, buf, count, type, root_slot);
+  if (here && root_slot != 0) coll::bcast(member, s.local, call, buf, count, type, root_slot);
   const std::size_t bytes = count * type.size();
   if (s.leader && bytes != 0) {
     std::vector<char> packed;
@@ -446,11 +282,11 @@ void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t coun
     s.wait(req);
     if (!here && !type.contiguous()) unpack(packed.data(), bytes, buf, count, type, 0);
   }
-  if (!here || root_slot == 0) coll::bcast(rank, s.local, call, buf, count, type, 0);
+  if (!here || root_slot == 0) coll::bcast(member, s.local, call, buf, count, type, 0);
 }
 
-void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
-  ReduceStage st(rank, comm, a);
+void reduce(coll::Member& member, Comm& comm, const ReduceArgs& a, int root) {
+  ReduceStage st(member, comm, a);
   if (st.s.leader) {
     const int root_pos = root < 0 ? -1 : st.s.net.pos_of[static_cast<std::size_t>(root)];
     std::vector<unsigned char> storage;
@@ -463,8 +299,8 @@ void reduce(Rank& rank, Comm& comm, const ReduceArgs& a, int root) {
   st.s.from_leader();
 }
 
-void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive) {
-  ReduceStage st(rank, comm, a);
+void scan(coll::Member& member, Comm& comm, const ReduceArgs& a, bool exclusive) {
+  ReduceStage st(member, comm, a);
   if (st.s.leader) {
     const Reduction& red = st.red;
     const std::size_t items = red.items();
@@ -482,8 +318,8 @@ void scan(Rank& rank, Comm& comm, const ReduceArgs& a, bool exclusive) {
   st.s.from_leader();
 }
 
-void reduce_scatter(Rank& rank, Comm& comm, const ReduceArgs& a, const int* recvcounts) {
-  ReduceStage st(rank, comm, a);
+void reduce_scatter(coll::Member& member, Comm& comm, const ReduceArgs& a, const int* recvcounts) {
+  ReduceStage st(member, comm, a);
   if (st.s.leader) {
     const Reduction& red = st.red;
     std::vector<unsigned char> storage;
@@ -523,10 +359,10 @@ struct MoveMember {
 };
 }  // namespace
 
-void gatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+void gatherv(coll::Member& member, Comm& comm, const char* call, const void* send, std::size_t scount,
              const Datatype* stype, void* recv, const int* rcounts, const int* displs,
              const Datatype* rtype, int root) {
-  Stage s(rank, comm, call);
+  Stage s(member, comm, call);
   MoveMember me{send, nullptr, nullptr, scount, stype, recv, rcounts, displs, 0, rtype, comm.rank()};
   auto members = s.to_leader(&me);
   if (s.leader) {
@@ -552,10 +388,10 @@ void gatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::si
   s.from_leader();
 }
 
-void scatterv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+void scatterv(coll::Member& member, Comm& comm, const char* call, const void* send, const int* scounts,
               const int* displs, const Datatype* stype, void* recv, std::size_t rcount,
               const Datatype* rtype, int root) {
-  Stage s(rank, comm, call);
+  Stage s(member, comm, call);
   MoveMember me{send, scounts, displs, 0, stype, recv, nullptr, nullptr, rcount, rtype, comm.rank()};
   auto members = s.to_leader(&me);
   if (s.leader) {
@@ -617,10 +453,10 @@ void scatterv(Rank& rank, Comm& comm, const char* call, const void* send, const 
   s.from_leader();
 }
 
-void allgatherv(Rank& rank, Comm& comm, const char* call, const void* send, std::size_t scount,
+void allgatherv(coll::Member& member, Comm& comm, const char* call, const void* send, std::size_t scount,
                 const Datatype* stype, void* recv, const int* rcounts, const int* displs,
                 const Datatype* rtype) {
-  Stage s(rank, comm, call);
+  Stage s(member, comm, call);
   MoveMember me{send, nullptr, nullptr, scount, stype, recv, rcounts, displs, 0, rtype, comm.rank()};
   auto members = s.to_leader(&me);
   if (s.leader) {
@@ -649,10 +485,10 @@ void allgatherv(Rank& rank, Comm& comm, const char* call, const void* send, std:
   s.from_leader();
 }
 
-void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const int* scounts,
+void alltoallv(coll::Member& member, Comm& comm, const char* call, const void* send, const int* scounts,
                const int* sdispls, const Datatype* stype, void* recv, const int* rcounts,
                const int* rdispls, const Datatype* rtype) {
-  Stage s(rank, comm, call);
+  Stage s(member, comm, call);
   MoveMember me{send, scounts, sdispls, 0, stype, recv, rcounts, rdispls, 0, rtype, comm.rank()};
   auto members = s.to_leader(&me);
   if (s.leader) {
@@ -690,92 +526,4 @@ void alltoallv(Rank& rank, Comm& comm, const char* call, const void* send, const
   s.from_leader();
 }
 
-// ---- communicator creation ----
-
-namespace {
-struct SplitMember {
-  int color;
-  NetShare* share;  // its new communicator's, when it spans processes and this is its first member here
-};
-}  // namespace
-
-// An allgather of (colour, key) over the parent tells every member the whole
-// membership of every new communicator; a split of the parent's local view
-// gives the members in each process their context and Dropbox. The MPI side
-// of each new communicator that spans processes is made by the parent's
-// leaders alone, one colour after another in increasing order: an
-// MPI_Comm_split of the parent's MPI communicator (the processes without
-// that colour pass MPI_UNDEFINED) and duplicates of the result. Every
-// process runs the same sequence of MPI calls on one thread, so creations
-// never overlap on the parent, and communicators created at the same time
-// from different parents are MPI's ordinary concurrent case.
-NewComm split(Rank& rank, Comm& comm, const char* call, int color, int key) {
-  const int n = comm.size();
-  int mine[2] = {color, key};
-  std::vector<int> all(static_cast<std::size_t>(n) * 2);
-  std::vector<int> counts(static_cast<std::size_t>(n), 2), displs(static_cast<std::size_t>(n));
-  for (int k = 0; k < n; ++k) displs[static_cast<std::size_t>(k)] = 2 * k;
-  const Datatype& int_type = *Datatype::predefined(PURE_INT & 0x00FFFFFF);
-  allgatherv(rank, comm, call, mine, 2, &int_type, all.data(), counts.data(), displs.data(),
-             &int_type);
-
-  // Every colour's members (world ranks) in new rank order.
-  std::map<int, std::vector<std::pair<int, int>>> order;  // colour -> (key, parent rank)
-  for (int k = 0; k < n; ++k) {
-    const int c = all[static_cast<std::size_t>(2 * k)];
-    if (c != PURE_UNDEFINED) order[c].emplace_back(all[static_cast<std::size_t>(2 * k + 1)], k);
-  }
-  std::map<int, std::vector<int>> members_of;
-  for (auto& [c, list] : order) {
-    std::sort(list.begin(), list.end());
-    for (auto& kr : list) members_of[c].push_back(comm.index_of(kr.second));
-  }
-  Process& process = rank.process();
-  // Members in more than one process (decided alike in every process).
-  auto spans = [&](const std::vector<int>& members) {
-    for (int m : members)
-      if (process.map().proc_of(m) != process.map().proc_of(members[0])) return true;
-    return false;
-  };
-
-  // The members here share a context and a Dropbox: split the local view,
-  // keyed by the new rank so that its order is the new order.
-  int new_rank = 0;
-  if (color != PURE_UNDEFINED) {
-    const auto& m = members_of[color];
-    new_rank = static_cast<int>(std::find(m.begin(), m.end(), rank.world()) - m.begin());
-  }
-  NewComm share = coll::split(rank, comm.local(), call, color, new_rank);
-  const bool spanning = color != PURE_UNDEFINED && spans(members_of[color]);
-
-  Stage s(rank, comm, call);
-  SplitMember me{color,
-                 spanning && (*share.members)[0] == rank.world() ? share.net_share.get() : nullptr};
-  auto here = s.to_leader(&me);
-  if (s.leader) {
-    for (auto& [c, members] : members_of) {
-      if (!spans(members)) continue;
-      auto net = CommNet::layout(members, process.map(), process.proc());
-      const bool hosted = net->my_pos >= 0;
-      MPI_Comm made = MPI_COMM_NULL;
-      mpi_check(MPI_Comm_split(s.net.coll, hosted ? c : MPI_UNDEFINED, hosted ? net->my_pos : 0,
-                               &made),
-                "MPI_Comm_split");
-      if (!hosted) continue;
-      net->adopt(made);
-      for (SplitMember* m : here)
-        if (m->share && m->color == c) m->share->net = net;
-    }
-  }
-  s.from_leader();
-  if (!spanning) return share;
-  NewComm result;
-  result.context = share.context;
-  result.members = std::make_shared<const std::vector<int>>(members_of[color]);
-  result.dropbox = share.dropbox;
-  result.net = share.net_share->net;
-  result.local_members = share.members;
-  return result;
-}
-
-}  // namespace pure::coll::hier
+}  // namespace pure::hier

@@ -1,39 +1,14 @@
-// Endpoint, the part that reaches ranks in other processes through MPI.
-//
-// A message to world rank d on communicator C goes out at once with
-// MPI_Isend (MPI_Issend for synchronous sends) on C's point-to-point MPI
-// communicator for d's slot, to d's process, as bytes (packed first when
-// the datatype is not contiguous), with the MPI tag
-// (sender's slot << Cluster::slot_shift()) | user tag.
-//
-// Receiving: only this rank ever probes its slot's MPI communicators, so a
-// matched probe (MPI_Improbe) followed by MPI_Mrecv needs no lock. Messages
-// stay in MPI until a posted receive or a probe that may match one pulls
-// them; each pulled message goes to the earliest posted receive it matches
-// (straight into the user's buffer when the type is contiguous and the
-// message fits: one copy), or else to the unexpected list. Pulling runs
-// after local matching, so the unexpected list never holds a message that
-// a posted receive matches, and a remote sender's messages keep their order.
-//
-// Direct receives skip all that: a receive naming one rank of another
-// process and one tag, into a contiguous buffer, that no receive in posted_
-// may match, is posted to MPI as an MPI_Irecv and matched by MPI on
-// arrival (direct_remote below says why the order still holds). That is
-// the common case -- halo exchanges, windows of irecvs from one neighbour
-// -- and costs one MPI call per message instead of a probe and a receive.
+#include "net/remote_channel.h"
+
 #include <mpi.h>
 
 #include <climits>
 #include <cstring>
 #include <memory>
 
-#include "channels/endpoint.h"
-#include "net/cluster.h"
+#include "base/error.h"
 #include "comm/comm.h"
 #include "net/comm_net.h"
-#include "base/error.h"
-#include "job/process.h"
-#include "job/rank.h"
 
 namespace pure {
 
@@ -52,16 +27,14 @@ int wire_tag(const CommNet& net, int sender, int tag, int shift) {
 }
 }  // namespace
 
-// Starts an MPI send of `count` items of `type` from `buf` to world rank
-// `dest` of `comm`; `packed` keeps the packed copy of a non-contiguous buffer.
-void Endpoint::start_remote_send(const void* buf, std::size_t count, const Datatype& t, int dest,
-                                 const Comm& comm, int tag, SendMode mode, void* request,
-                                 std::unique_ptr<char[]>* packed) {
+void RemoteChannel::start_send(const void* buf, std::size_t count, const Datatype& t, int dest,
+                               const Comm& comm, int tag, SendMode mode, void* request,
+                               std::unique_ptr<char[]>* packed) {
   const std::size_t bytes = count * t.size();
   if (bytes > static_cast<std::size_t>(INT_MAX))
     fail(PURE_ERR_COUNT, "a message of %zu bytes to rank %d in another process is over MPI's "
          "limit of %d bytes", bytes, comm.rank_of(dest), INT_MAX);
-  const CommNet& net = *comm.net();
+  const CommNet& net = net_of(comm);
   const int to = comm.rank_of(dest);
   const void* data = static_cast<const char*>(buf) + t.true_lb();
   if (!t.contiguous()) {
@@ -69,7 +42,7 @@ void Endpoint::start_remote_send(const void* buf, std::size_t count, const Datat
     pack(buf, count, t, 0, packed->get(), bytes);
     data = packed->get();
   }
-  const int mpi_tag = wire_tag(net, comm.rank(), tag, process_.cluster()->slot_shift());
+  const int mpi_tag = wire_tag(net, comm.rank(), tag, cluster_.slot_shift());
   MPI_Comm channel = inbox(net, to);
   const int where = net.pos_of[at(to)];
   MPI_Request* req = static_cast<MPI_Request*>(request);
@@ -81,11 +54,10 @@ void Endpoint::start_remote_send(const void* buf, std::size_t count, const Datat
               "MPI_Isend");
 }
 
-Request* Endpoint::remote_isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
-                                const Comm& comm, int tag, SendMode mode) {
-  Request* r = self_.new_request();
+Request* RemoteChannel::isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
+                              const Comm& comm, int tag, SendMode mode) {
+  Request* r = endpoint_.new_request();
   r->kind = Request::Kind::send;
-  r->remote = true;
   r->comm = &comm;
   r->context = comm.context();
   r->peer = dest;
@@ -94,37 +66,38 @@ Request* Endpoint::remote_isend(const void* buf, std::size_t count, const TypeRe
   r->count = count;
   r->type = type;
   try {
-    start_remote_send(buf, count, *type.type, dest, comm, tag, mode, mpi_request(r), &r->packed);
+    start_send(buf, count, *type.type, dest, comm, tag, mode, mpi_request(r), &r->packed);
   } catch (...) {
-    self_.free_request(r);
+    endpoint_.free_request(r);
     throw;
   }
-  ++remote_pending_;
+  r->state = Request::State::in_mpi;
+  ++sends_;
   return r;
 }
 
-bool Endpoint::remote_test(Request* r) {
+bool RemoteChannel::test(Request* r) {
   int done = 0;
   if (r->kind == Request::Kind::send) {
     mpi_check(MPI_Test(mpi_request(r), &done, MPI_STATUS_IGNORE), "MPI_Test");
     if (!done) return false;
-    r->complete = true;
+    r->state = Request::State::complete;
     r->packed.reset();
-    --remote_pending_;
+    --sends_;
     return true;
   }
   MPI_Status st;
   const int rc = MPI_Test(mpi_request(r), &done, &st);
   if (!done && rc == MPI_SUCCESS) return false;
-  --remote_pending_;
   --direct_receives_;
   const std::size_t capacity = r->count * r->type.type->size();
+  const int source = r->comm->rank_of(r->peer);
   int error_class = rc;
-  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
+  if (rc != MPI_SUCCESS) mpi_check(MPI_Error_class(rc, &error_class), "MPI_Error_class");
   if (error_class == MPI_ERR_TRUNCATE) {
     // Only MPI knows the message's size, and it does not say: report the
     // buffer full, and the error without the size (message_bytes 0).
-    complete_recv(r, r->peer, r->tag, capacity, capacity);
+    complete_recv(r, source, r->tag, capacity, capacity);
     r->error = r->status.MPI_ERROR = PURE_ERR_TRUNCATE;
     r->message_bytes = 0;
     return true;
@@ -138,16 +111,16 @@ bool Endpoint::remote_test(Request* r) {
   }
   int count = 0;
   mpi_check(MPI_Get_count(&st, MPI_BYTE, &count), "MPI_Get_count");
-  complete_recv(r, r->peer, r->tag, static_cast<std::size_t>(count), capacity);
+  complete_recv(r, source, r->tag, static_cast<std::size_t>(count), capacity);
   return true;
 }
 
-void Endpoint::remote_send(const void* buf, std::size_t count, const TypeRef& type, int dest,
-                           const Comm& comm, int tag, SendMode mode, const WaitSite& site) {
+void RemoteChannel::send(const void* buf, std::size_t count, const TypeRef& type, int dest,
+                         const Comm& comm, int tag, SendMode mode, const WaitSite& site) {
   // A blocking send needs no Request: its MPI request lives here.
   MPI_Request req;
   std::unique_ptr<char[]> packed;
-  start_remote_send(buf, count, *type.type, dest, comm, tag, mode, &req, &packed);
+  start_send(buf, count, *type.type, dest, comm, tag, mode, &req, &packed);
   int done = 0;
   auto test = [&] {
     mpi_check(MPI_Test(&req, &done, MPI_STATUS_IGNORE), "MPI_Test");
@@ -157,80 +130,80 @@ void Endpoint::remote_send(const void* buf, std::size_t count, const TypeRef& ty
   if (!test()) {
     WaitSite where = site;
     where.remote = true;
-    self_.wait_until(test, where);
+    endpoint_.waiter().wait_until(test, where);
   }
 }
 
 // Direct receives. Why MPI's own matching keeps Pure's order here: no
-// receive in posted_ that was posted earlier may match this one's
-// messages, and the caller first looked in the unexpected list, which
-// holds every message already pulled out of MPI (older than those still
-// there). Once the MPI_Irecv is posted, MPI hands it the sender's messages
-// with this tag in order, against every MPI_Irecv of this rank in posting
-// order; a matched probe for a later receive never sees them.
-bool Endpoint::direct_remote(const Request* r) const {
-  if (!remote_ || r->peer < 0 || r->tag == PURE_ANY_TAG || !r->comm || !r->comm->net() ||
-      process_.local_index(r->peer) >= 0 || !r->type.type->contiguous() ||
-      r->count * r->type.type->size() > static_cast<std::size_t>(INT_MAX))
+// posted receive -- all were posted earlier -- may match this one's
+// messages, and the caller first looked in the unexpected list, which holds
+// every message already pulled out of MPI (older than those still there).
+// Once the MPI_Irecv is posted, MPI hands it the sender's messages with
+// this tag in order, against every MPI_Irecv of this rank in posting order;
+// a matched probe for a later receive never sees them.
+bool RemoteChannel::direct(const Request& r) const {
+  if (r.peer < 0 || r.tag == PURE_ANY_TAG || !r.comm || !r.comm->spans_processes() ||
+      endpoint_.peers().here(r.peer) || !r.type.type->contiguous() ||
+      r.count * r.type.type->size() > static_cast<std::size_t>(INT_MAX))
     return false;
   // r names one sender and one tag: an earlier receive that would match
-  // r's message is exactly one that matches (r->peer, r->context, r->tag).
-  return first_posted(r->peer, r->context, r->tag) == posted_.size();
+  // r's message is exactly one that matches (r.peer, r.context, r.tag).
+  Matcher& matcher = endpoint_.matcher();
+  return matcher.first_match(Envelope{r.peer, -1, r.context, r.tag}) == Matcher::kNone;
 }
 
-void Endpoint::post_direct(Request* r) {
+void RemoteChannel::post_direct(Request* r) {
   const Comm& comm = *r->comm;
-  const CommNet& net = *comm.net();
+  const CommNet& net = net_of(comm);
   const int from = comm.rank_of(r->peer);
   const Datatype& t = *r->type.type;
   mpi_check(MPI_Irecv(static_cast<char*>(r->buf) + t.true_lb(),
                       static_cast<int>(r->count * t.size()), MPI_BYTE, net.pos_of[at(from)],
-                      wire_tag(net, from, r->tag, process_.cluster()->slot_shift()),
+                      wire_tag(net, from, r->tag, cluster_.slot_shift()),
                       inbox(net, comm.rank()), mpi_request(r)),
             "MPI_Irecv");
-  r->remote = true;
-  ++remote_pending_;
+  r->state = Request::State::in_mpi;
   ++direct_receives_;
 }
 
-void Endpoint::remote_recv(Request* r, const WaitSite& site) {
+void RemoteChannel::recv_direct(Request* r, const WaitSite& site) {
   post_direct(r);
-  // Not a tight loop of MPI_Test: measured, 64 back-to-back tests before the
-  // wait loop made the 8 B latency between processes worse (0.167 -> 0.203 us).
-  if (!remote_test(r)) {
+  // Not a tight loop of MPI_Test: back-to-back tests before the wait loop
+  // made the 8 B latency between processes worse (docs/perf-notes.md).
+  if (!test(r)) {
     WaitSite where = site;
     where.remote = true;
-    self_.wait_until([&] { return remote_test(r); }, where);
+    endpoint_.waiter().wait_until([&] { return test(r); }, where);
   }
 }
 
 // MPI decides: the receive completes either cancelled or, if it matched
-// already, with its message; remote_test tells which.
-bool Endpoint::remote_cancel(Request* r) {
+// already, with its message; test() tells which.
+void RemoteChannel::cancel(Request* r) {
   r->cancel_asked = true;
   mpi_check(MPI_Cancel(mpi_request(r)), "MPI_Cancel");
+}
+
+bool RemoteChannel::may_match(const Request& r, const Comm& comm) const {
+  if (!comm.spans_processes()) return false;
+  return r.peer < 0 || !endpoint_.peers().here(r.peer);
+}
+
+bool RemoteChannel::in_flight() const {
+  if (sends_ != 0 || direct_receives_ != 0) return true;
+  const Matcher& matcher = endpoint_.matcher();
+  for (std::size_t i = 0; i < matcher.end(); ++i) {
+    const Request* r = matcher.at(i);
+    if (r && may_match(*r, *r->comm)) return true;
+  }
   return false;
 }
 
-bool Endpoint::may_match_remote(const Request* r, const Comm* comm) const {
-  if (!remote_) return false;
-  const Comm* c = comm ? comm : r->comm;
-  if (!c || !c->net()) return false;
-  return r->peer < 0 || process_.local_index(r->peer) < 0;
-}
-
-bool Endpoint::remote_in_flight() const {
-  if (!remote_) return false;
-  if (remote_pending_ != 0) return true;
-  for (const Request* r : posted_)
-    if (may_match_remote(r)) return true;
-  return false;
-}
-
-void Endpoint::pull_remote(const Comm& comm) {
-  const CommNet& net = *comm.net();
+void RemoteChannel::pull(const Comm& comm) {
+  const CommNet& net = net_of(comm);
   MPI_Comm channel = inbox(net, comm.rank());
-  const int shift = process_.cluster()->slot_shift();
+  const int shift = cluster_.slot_shift();
+  Matcher& matcher = endpoint_.matcher();
   for (;;) {
     int found = 0;
     MPI_Message msg = MPI_MESSAGE_NULL;
@@ -242,49 +215,49 @@ void Endpoint::pull_remote(const Comm& comm) {
     mpi_check(MPI_Get_count(&st, MPI_BYTE, &count), "MPI_Get_count");
     const std::size_t bytes = static_cast<std::size_t>(count);
     const auto& there = net.members_at[static_cast<std::size_t>(st.MPI_SOURCE)];
-    const int sender = comm.index_of(there[static_cast<std::size_t>(st.MPI_TAG >> shift)]);
-    const int tag = st.MPI_TAG & ((1 << shift) - 1);
+    const int source = there[static_cast<std::size_t>(st.MPI_TAG >> shift)];
+    const Envelope e{comm.world_of(source), source, comm.context(), st.MPI_TAG & ((1 << shift) - 1)};
 
-    const std::size_t i = first_posted(sender, comm.context(), tag);
-    if (i < posted_.size()) {
-      Request* r = posted_[i];
+    const std::size_t i = matcher.first_match(e);
+    if (i != Matcher::kNone) {
+      Request* r = matcher.at(i);
       const Datatype& t = *r->type.type;
       const std::size_t capacity = r->count * t.size();
       if (t.contiguous() && bytes <= capacity) {
         mpi_check(MPI_Mrecv(static_cast<char*>(r->buf) + t.true_lb(), count, MPI_BYTE, &msg,
                             MPI_STATUS_IGNORE),
                   "MPI_Mrecv");
-        complete_recv(r, sender, tag, bytes, capacity);
+        complete_recv(r, e.source, e.tag, bytes, capacity);
       } else {
         // Scattered or truncated: through a copy, never past the buffer.
         std::unique_ptr<char[]> data(new char[bytes ? bytes : 1]);
         mpi_check(MPI_Mrecv(data.get(), count, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
-        deliver_eager(r, sender, tag, data.get(), bytes);
+        deliver(r, e.source, e.tag, data.get(), bytes);
       }
-      retire_posted(i);
+      endpoint_.retire_posted(i);
       continue;
     }
-    Unexpected u{sender, comm.context(), tag, SlotKind::eager, bytes,
-                 std::unique_ptr<char[]>(new char[bytes ? bytes : 1]), nullptr};
+    Unexpected u{e, SlotKind::eager, bytes, std::unique_ptr<char[]>(new char[bytes ? bytes : 1]),
+                 nullptr};
     mpi_check(MPI_Mrecv(u.data.get(), count, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
-    unexpected_.push_back(std::move(u));
+    matcher.add_unexpected(std::move(u));
   }
 }
 
-void Endpoint::progress_remote() {
+void RemoteChannel::progress() {
   // The communicators of posted receives that another process may match,
   // each once (pulling may retire receives, so collect first).
   const Comm* comms[8];
   std::size_t n = 0;
-  for (const Request* r : posted_) {
-    if (!may_match_remote(r)) continue;
+  const Matcher& matcher = endpoint_.matcher();
+  for (std::size_t i = 0; i < matcher.end() && n < 8; ++i) {
+    const Request* r = matcher.at(i);
+    if (!r || !may_match(*r, *r->comm)) continue;
     bool seen = false;
     for (std::size_t k = 0; k < n; ++k) seen |= comms[k] == r->comm;
-    if (seen) continue;
-    if (n == 8) break;  // the rest on the next round
-    comms[n++] = r->comm;
+    if (!seen) comms[n++] = r->comm;  // beyond 8 communicators: the rest next round
   }
-  for (std::size_t k = 0; k < n; ++k) pull_remote(*comms[k]);
+  for (std::size_t k = 0; k < n; ++k) pull(*comms[k]);
 }
 
 }  // namespace pure

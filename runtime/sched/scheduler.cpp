@@ -1,46 +1,47 @@
 #include "sched/scheduler.h"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <cstdio>
 
 #include "base/error.h"
-#include "job/process.h"
-#include "job/rank.h"
-#include "sched/helpers.h"
 #include "base/topology.h"
+#include "sched/helpers.h"
 
 namespace pure::sched {
 
-Scheduler::Scheduler(Process& process)
-    : process_(process), config_(process.config()), ranks_(process.size()),
-      slots_(new Slot[static_cast<size_t>(process.size())]) {
+Scheduler::Scheduler(const Config& config, const Peers& peers,
+                     const std::vector<Waiter*>& waiters,
+                     std::function<void(Worker*)> on_helper_thread)
+    : config_(config), peers_(peers), ranks_(peers.size()),
+      slots_(new Slot[static_cast<size_t>(peers.size())]) {
   const Topology& topology = Topology::get();
   const bool pinned = config_.bind == Bind::core;
-  // Rank i runs on core i % cores when pinned (Process::rank_main); its NUMA
+  // Rank i runs on core i % cores when pinned (job/process.cpp); its NUMA
   // node is that core's. Unpinned ranks may run anywhere: one group.
   for (int i = 0; i < ranks_; ++i) {
     const int node = pinned ? topology.numa_node_of_core(i) : 0;
-    workers_.push_back(std::make_unique<Worker>(*this, i, &process.rank(i), node));
+    workers_.push_back(
+        std::make_unique<Worker>(*this, i, true, *waiters[static_cast<size_t>(i)], node));
     if (static_cast<int>(ranks_by_node_.size()) <= node) ranks_by_node_.resize(node + 1);
     ranks_by_node_[static_cast<size_t>(node)].push_back(i);
   }
   // Helpers take the cores the ranks leave free, if any.
-  std::vector<Worker*> helper_workers;
   std::vector<int> helper_cores;
   for (int h = 0; h < config_.helpers; ++h) {
     const int core = ranks_ + h;
-    const bool free_core = pinned && core < topology.cores();
-    workers_.push_back(std::make_unique<Worker>(*this, ranks_ + h, nullptr,
-                                                free_core ? topology.numa_node_of_core(core) : -1));
-    helper_workers.push_back(workers_.back().get());
-    helper_cores.push_back(free_core ? core : -1);
+    helper_cores.push_back(pinned && core < topology.cores() ? core : -1);
   }
   const bool crowded = ranks_ + config_.helpers > topology.cores();
-  helpers_ = std::make_unique<HelperThreads>(*this, std::move(helper_workers),
-                                             std::move(helper_cores),
-                                             BackoffPolicy::for_mode(config_.wait, crowded));
+  helpers_ = std::make_unique<HelperThreads>(*this, helper_cores,
+                                             BackoffPolicy::for_mode(config_.wait, crowded),
+                                             std::move(on_helper_thread));
+  for (int h = 0; h < config_.helpers; ++h) {
+    const int core = helper_cores[static_cast<size_t>(h)];
+    workers_.push_back(std::make_unique<Worker>(*this, ranks_ + h, false,
+                                                helpers_->waiter(static_cast<size_t>(h)),
+                                                core >= 0 ? topology.numa_node_of_core(core) : -1));
+    helpers_->set_worker(static_cast<size_t>(h), workers_.back().get());
+  }
 }
 
 Scheduler::~Scheduler() = default;
@@ -82,17 +83,16 @@ void Scheduler::run_serial(Worker& worker, const TaskBody& body, std::int64_t ch
 void Scheduler::execute(Worker& worker, const TaskBody& body, std::int64_t requested) {
   const std::int64_t max = config_.max_task_chunks;
   const std::int64_t chunks = requested <= 0 ? max : std::min(requested, max);
-  if (worker.rank() != nullptr) worker.count_task();
+  if (worker.rank()) worker.count_task();
   // Nested, on a helper, nobody to share with, or nothing to share: no slot
   // to publish in (or no one to read it), so run here. A nested task never
   // waits for others, so a chunk can never wait on itself.
-  if (worker.in_chunk() || worker.rank() == nullptr || ranks_ + config_.helpers == 1 ||
-      chunks == 1) {
+  if (worker.in_chunk() || !worker.rank() || ranks_ + config_.helpers == 1 || chunks == 1) {
     run_serial(worker, body, chunks);
     return;
   }
-  Rank& rank = *worker.rank();
-  const int self = rank.index();
+  Waiter& waiter = worker.waiter();
+  const int self = worker.id();
   Task task(body, chunks, ranks_ + config_.helpers, config_.chunk_policy);
   Slot& slot = slots_[static_cast<size_t>(self)];
   // Counted before it is visible, so that a thief that sees the slot also
@@ -103,14 +103,14 @@ void Scheduler::execute(Worker& worker, const TaskBody& body, std::int64_t reque
   // Ranks parked in a wait loop, and parked helpers, would otherwise only
   // see the task when their park times out.
   for (int r = 0; r < ranks_; ++r)
-    if (r != self) process_.rank(r).parker().notify();
+    if (r != self) peers_.parker(r).notify();
   helpers_->notify_all();
 
   // Work: claim and run until nothing is left to claim.
   std::int64_t start = 0;
   std::int64_t end = 0;
   while (task.claim(&start, &end)) {
-    if (process_.aborted()) task.fail(std::make_exception_ptr(JobAborted{}));
+    if (waiter.aborted()) task.fail(std::make_exception_ptr(JobAborted{}));
     if (task.run(worker, start, end)) worker.count_own(end - start + 1);
   }
 
@@ -122,13 +122,14 @@ void Scheduler::execute(Worker& worker, const TaskBody& body, std::int64_t reque
     return task.finished() && slot.pins.load(std::memory_order_seq_cst) == 0;
   };
   if (!settled()) {
+    const WaitSite site{"pure_task_execute", -1, -1};
     try {
-      rank.wait_until(settled, WaitSite{"pure_task_execute", -1, -1});
+      waiter.wait_until(settled, site);
     } catch (...) {
       // The job is ending (JobAborted, or an error in this rank's progress),
       // but stolen chunks still run user code that uses this stack frame: it
-      // must not unwind before they are done.
-      while (!settled()) rank.yield_core();
+      // must not unwind before they are done. Thieves wake us as they unpin.
+      waiter.wait_until(settled, site, kWaitNoWork | kWaitIgnoreAbort);
       throw;
     }
   }
@@ -184,13 +185,11 @@ bool Scheduler::try_steal(Worker& thief, int victim) {
     std::int64_t end = 0;
     if (task->claim(&start, &end)) {
       // Running a chunk is work, not waiting: the deadlock watchdog must not
-      // count this rank (or helper) as blocked meanwhile.
-      Rank* rank = thief.rank();
-      if (rank) rank->in_wait.store(false, std::memory_order_relaxed);
-      else thief.set_busy(true);
+      // count this rank as blocked, nor this helper as idle, meanwhile.
+      WaitStatus& status = thief.waiter().status();
+      status.set_working(true);
       task->run(thief, start, end);
-      if (rank) rank->in_wait.store(true, std::memory_order_release);
-      else thief.set_busy(false);
+      status.set_working(false);
       thief.count_stolen(end - start + 1);
       thief.last_victim = victim;
       ran = true;
@@ -203,7 +202,7 @@ bool Scheduler::try_steal(Worker& thief, int victim) {
   }
   slot.pins.fetch_sub(1, std::memory_order_seq_cst);
   // The owner may be parked waiting for this chunk or this unpin.
-  process_.rank(victim).parker().notify();
+  peers_.parker(victim).notify();
   return ran;
 }
 

@@ -22,17 +22,16 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
+#include "base/peers.h"
+#include "base/waiter.h"
 #include "pure/pure.h"
 #include "pure/run.hpp"
 #include "sched/task.h"
 #include "sched/worker.h"
-
-namespace pure {
-class Process;
-}
 
 namespace pure::sched {
 
@@ -40,13 +39,16 @@ class HelperThreads;
 
 class Scheduler {
  public:
-  // Built by the Process after its ranks.
-  explicit Scheduler(Process& process);
+  // The scheduler of the ranks in `peers`, whose threads wait in
+  // `waiters` (by local index). `on_helper_thread(worker)` runs first on
+  // each helper thread and `on_helper_thread(nullptr)` last.
+  Scheduler(const Config& config, const Peers& peers, const std::vector<Waiter*>& waiters,
+            std::function<void(Worker*)> on_helper_thread);
   ~Scheduler();
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
-  // The worker of rank `rank`, or helper `rank - ranks()`.
+  // The worker of local rank `id`, or of helper `id - ranks()`.
   Worker& worker(int id) { return *workers_[static_cast<size_t>(id)]; }
   int ranks() const { return ranks_; }
 
@@ -85,8 +87,8 @@ class Scheduler {
   bool scan(Worker& thief, const std::vector<int>& victims);
   bool try_steal(Worker& thief, int victim);
 
-  Process& process_;
   const Config& config_;
+  const Peers& peers_;
   const int ranks_;
   std::unique_ptr<Slot[]> slots_;
   std::vector<std::unique_ptr<Worker>> workers_;  // ranks first, then helpers

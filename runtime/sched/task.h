@@ -19,12 +19,11 @@
 #include <cstdint>
 #include <exception>
 
+#include "base/cpu.h"
 #include "pure/pure.hpp"
 #include "pure/run.hpp"
 
 namespace pure::sched {
-
-constexpr std::size_t kCacheLine = 64;
 
 class Worker;
 

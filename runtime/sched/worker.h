@@ -1,18 +1,15 @@
 // Worker: the scheduler's state for one thread that runs chunks, a rank
 // thread or a helper thread. Only that thread touches it, except the
-// counters and the busy flag, which other threads read (relaxed atomics with
-// a single writer: no locked read-modify-write on the hot path).
+// counters, which other threads read (relaxed atomics with a single writer:
+// no locked read-modify-write on the hot path).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 
+#include "base/waiter.h"
 #include "pure/pure.h"
 #include "sched/task.h"
-
-namespace pure {
-class Rank;
-}
 
 namespace pure::sched {
 
@@ -20,17 +17,18 @@ class Scheduler;
 
 class alignas(kCacheLine) Worker {
  public:
-  // `id`: the rank index, or ranks + helper index. `numa_node` is -1 when
-  // unknown (an unpinned helper).
-  Worker(Scheduler& scheduler, int id, Rank* rank, int numa_node)
-      : scheduler_(scheduler), id_(id), rank_(rank), numa_node_(numa_node),
+  // `id`: the rank's local index, or ranks + helper index; `waiter` is the
+  // thread's. `numa_node` is -1 when unknown (an unpinned helper).
+  Worker(Scheduler& scheduler, int id, bool rank, Waiter& waiter, int numa_node)
+      : scheduler_(scheduler), id_(id), rank_(rank), waiter_(waiter), numa_node_(numa_node),
         random_state_(0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(id + 1) | 1u) {}
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
   Scheduler& scheduler() { return scheduler_; }
   int id() const { return id_; }
-  Rank* rank() const { return rank_; }  // nullptr for helper threads
+  bool rank() const { return rank_; }  // false for helper threads
+  Waiter& waiter() { return waiter_; }
   int numa_node() const { return numa_node_; }
 
   // ---- the chunk this thread is running (for nesting and idx ranges) ----
@@ -80,11 +78,6 @@ class alignas(kCacheLine) Worker {
             stolen_chunks_.load(std::memory_order_relaxed)};
   }
 
-  // A helper running a stolen chunk is busy: the deadlock watchdog must not
-  // take the ranks that wait for that chunk for deadlocked.
-  void set_busy(bool busy) { busy_.store(busy, std::memory_order_relaxed); }
-  bool busy() const { return busy_.load(std::memory_order_relaxed); }
-
  private:
   static void bump(std::atomic<long long>& counter, std::int64_t n) {
     counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
@@ -92,7 +85,8 @@ class alignas(kCacheLine) Worker {
 
   Scheduler& scheduler_;
   const int id_;
-  Rank* const rank_;
+  const bool rank_;
+  Waiter& waiter_;
   const int numa_node_;
   int depth_ = 0;
   std::int64_t running_chunks_ = 0;
@@ -100,7 +94,6 @@ class alignas(kCacheLine) Worker {
   std::atomic<long long> tasks_{0};
   std::atomic<long long> own_chunks_{0};
   std::atomic<long long> stolen_chunks_{0};
-  std::atomic<bool> busy_{false};
 };
 
 }  // namespace pure::sched

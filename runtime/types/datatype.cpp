@@ -6,13 +6,13 @@
 #include <limits>
 #include <stdexcept>
 
+#include "base/handle.h"
 #include "pure/pure.h"
 
 namespace pure {
 
 namespace {
 
-constexpr int index_of(PURE_Datatype handle) { return handle & 0x00FFFFFF; }
 
 std::ptrdiff_t as_signed(std::size_t v) { return static_cast<std::ptrdiff_t>(v); }
 
@@ -230,7 +230,7 @@ void Datatype::finalize() {
 
 const Datatype* Datatype::predefined(int index) {
   static const std::vector<std::unique_ptr<Datatype>> table = [] {
-    std::vector<std::unique_ptr<Datatype>> t(index_of(PURE_LONG_DOUBLE_INT) + 1);
+    std::vector<std::unique_ptr<Datatype>> t(handle_index(PURE_LONG_DOUBLE_INT) + 1);
     auto basic = [&t](PURE_Datatype handle, std::size_t size, std::size_t align, BaseType base,
                       const char* name) {
       std::unique_ptr<Datatype> d(new Datatype());
@@ -242,7 +242,7 @@ const Datatype* Datatype::predefined(int index) {
       d->predefined_ = true;
       d->committed_ = true;
       d->finalize();
-      t[index_of(handle)] = std::move(d);
+      t[handle_index(handle)] = std::move(d);
     };
     // The pair types are the C structs MINLOC/MAXLOC users declare, so their
     // extent includes the compiler's tail padding and their data has a hole
@@ -250,14 +250,14 @@ const Datatype* Datatype::predefined(int index) {
     auto pair = [&t](PURE_Datatype handle, PURE_Datatype first, std::ptrdiff_t int_offset,
                      BaseType base, const char* name) {
       Builder b;
-      b.add(0, 1, *t[index_of(first)]);
-      b.add(int_offset, 1, *t[index_of(PURE_INT)]);
+      b.add(0, 1, *t[handle_index(first)]);
+      b.add(int_offset, 1, *t[handle_index(PURE_INT)]);
       std::unique_ptr<Datatype> d = b.finish(true);
       d->base_ = base;
       d->name_ = name;
       d->predefined_ = true;
       d->committed_ = true;
-      t[index_of(handle)] = std::move(d);
+      t[handle_index(handle)] = std::move(d);
     };
     using B = BaseType;
     basic(PURE_CHAR, sizeof(char), alignof(char), B::char_, "PURE_CHAR");

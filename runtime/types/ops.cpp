@@ -6,10 +6,9 @@
 #include <cstring>
 #include <type_traits>
 
-#include "collectives/pair.h"
 #include "base/error.h"
 
-namespace pure::coll {
+namespace pure {
 
 namespace {
 
@@ -195,16 +194,16 @@ Kernel predefined_kernel(int op, BaseType b) {
   }
 }
 
-static_assert((PURE_LONG_DOUBLE_INT & 0x00FFFFFF) < kPairKernelTypes,
-              "every predefined datatype has a row in pair_kernels");
+static_assert(handle_index(PURE_LONG_DOUBLE_INT) < kPredefinedTypes,
+              "every predefined datatype has a row in dense_kernels");
 
-const PairKernelTable pair_kernels = [] {
-  PairKernelTable table{};
-  for (int t = 0; t < kPairKernelTypes; ++t) {
+const DenseKernelTable dense_kernels = [] {
+  DenseKernelTable table{};
+  for (int t = 0; t < kPredefinedTypes; ++t) {
     const Datatype* type = Datatype::predefined(t);
     if (!type || !type->contiguous() || item_size(type->base()) != type->size()) continue;
     for (int op = op_max; op <= op_maxloc; ++op) {
-      PairKernel& k = table[static_cast<std::size_t>(op)][static_cast<std::size_t>(t)];
+      DenseKernel& k = table[static_cast<std::size_t>(op)][static_cast<std::size_t>(t)];
       k.kernel = predefined_kernel(op, type->base());
       k.item = static_cast<std::uint32_t>(type->size());
     }
@@ -212,9 +211,9 @@ const PairKernelTable pair_kernels = [] {
   return table;
 }();
 
-const std::array<std::uint32_t, kPairKernelTypes> pair_type_sizes = [] {
-  std::array<std::uint32_t, kPairKernelTypes> sizes{};
-  for (int t = 0; t < kPairKernelTypes; ++t) {
+const std::array<std::uint32_t, kPredefinedTypes> dense_type_sizes = [] {
+  std::array<std::uint32_t, kPredefinedTypes> sizes{};
+  for (int t = 0; t < kPredefinedTypes; ++t) {
     const Datatype* type = Datatype::predefined(t);
     if (type && type->contiguous() && type->lb() == 0 && type->true_lb() == 0 &&
         type->extent() == static_cast<std::ptrdiff_t>(type->size()))
@@ -362,4 +361,4 @@ std::size_t Reduction::view_bytes() const {
   return items_ == 0 ? 0 : (items_ - 1) * stride_ + static_cast<std::size_t>(type_.true_extent());
 }
 
-}  // namespace pure::coll
+}  // namespace pure

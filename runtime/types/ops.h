@@ -9,13 +9,17 @@
 // laid out by the datatype), addressed as base + i * extent.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
+
+#include "base/handle.h"
 
 #include "types/datatype.h"
 #include "pure/pure.h"
 
-namespace pure::coll {
+namespace pure {
 
 enum PredefinedOp : int {
   op_max = 1, op_min, op_sum, op_prod, op_land, op_band, op_lor, op_bor, op_lxor, op_bxor,
@@ -44,6 +48,58 @@ const char* op_name(int predefined);
 Kernel predefined_kernel(int op, BaseType base);
 // Bytes of one dense item of a basic type (a packed record for pair types).
 std::size_t item_size(BaseType base);
+
+// Predefined datatypes have handle indices below this (pure.h, PURE_DT_).
+constexpr int kPredefinedTypes = 64;
+
+// The index of a predefined datatype handle, or -1 for a derived type or a
+// handle that is not a datatype at all.
+inline int predefined_type_index(PURE_Datatype type) {
+  return predefined_index(type, PURE_HANDLE_KIND_DATATYPE, kPredefinedTypes);
+}
+
+// A predefined op's kernel on a predefined datatype whose elements are its
+// dense items (every basic type; not the MINLOC/MAXLOC pair types, whose
+// records are packed): `item` bytes each. kernel is nullptr where that does
+// not hold or MPI does not define the op on the type. Looked up straight
+// from the handles, for the small collectives that the flat API runs inline
+// (collectives/pair.h).
+struct DenseKernel {
+  Kernel kernel = nullptr;
+  std::uint32_t item = 0;
+};
+using DenseKernelTable = std::array<std::array<DenseKernel, kPredefinedTypes>, op_maxloc + 1>;
+extern const DenseKernelTable dense_kernels;
+
+// Bytes of one element of each predefined datatype whose elements lie back
+// to back with nothing between or before them (size == extent, lb 0): a
+// block of count elements is count * size bytes at count * size * index.
+// 0 for the others (the MINLOC/MAXLOC pair types, which have padding).
+extern const std::array<std::uint32_t, kPredefinedTypes> dense_type_sizes;
+
+// The size for a datatype handle, or 0 for a derived type, a pair type or
+// a handle that is not valid at all.
+inline std::size_t dense_type_size(PURE_Datatype type) {
+  const int t = predefined_type_index(type);
+  return t < 0 ? 0 : dense_type_sizes[static_cast<std::size_t>(t)];
+}
+
+// The predefined op of an op handle (op_max..op_maxloc), or 0 for a user op
+// or a handle that is not an op at all.
+inline int predefined_op(PURE_Op op) {
+  const int o = predefined_index(op, PURE_HANDLE_KIND_OP, op_maxloc + 1);
+  return o >= op_max ? o : 0;
+}
+
+// The entry for an op handle and a datatype handle, or nullptr for a user
+// op, a derived type, or a handle that is not valid at all.
+inline const DenseKernel* dense_kernel(PURE_Op op, PURE_Datatype type) {
+  const int o = predefined_op(op);
+  const int t = predefined_type_index(type);
+  if (o == 0 || t < 0) return nullptr;
+  const DenseKernel& k = dense_kernels[static_cast<std::size_t>(o)][static_cast<std::size_t>(t)];
+  return k.kernel ? &k : nullptr;
+}
 
 class Reduction {
  public:
@@ -98,4 +154,4 @@ class Reduction {
   std::size_t bytes_ = 0;
 };
 
-}  // namespace pure::coll
+}  // namespace pure

@@ -1,0 +1,225 @@
+// The wait loop (SSW-loop): the one primitive every blocking wait goes
+// through, for rank threads and helper threads alike.
+//
+// A wait is staged. When the caller asks for it (kWaitTight) and the thread
+// has a core of its own, it first polls its condition in a tight, bounded
+// loop: a line that arrives is seen within nanoseconds. Then each round of
+// the loop drives the thread's work (WaitWork: the rank's point-to-point
+// progress), re-checks the condition, lets the thread steal one task chunk
+// (work-first: its own condition is always checked before stealing), and
+// backs off: spin with cpu_relax, then sched_yield, then park on the
+// thread's Parker (announce, re-check, sleep: parker.h), so that 16 ranks on
+// 2 cores hand their cores to whoever can make progress. Where ranks sharing
+// a core are fibers (fiber.h), every round instead switches to the next rank
+// of the core (tens of ns, where a kernel switch costs over a microsecond);
+// a fiber backs off as above only once it is the last unfinished rank of its
+// core. A thread that waits on another process (MPI) polls and never sleeps
+// long: nobody notifies it of MPI traffic.
+//
+// Whoever makes a waited-for condition true and may have a waiter parked on
+// it calls that waiter's Parker::notify() after publishing.
+#pragma once
+
+#include <sched.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "base/cpu.h"
+#include "base/error.h"
+#include "base/fiber.h"
+#include "base/function_ref.h"
+#include "base/parker.h"
+#include "pure/run.hpp"
+
+namespace pure {
+
+struct BackoffPolicy {
+  std::uint32_t spin_rounds;   // rounds of spinning before yielding
+  std::uint32_t yield_rounds;  // rounds of sched_yield before parking
+  long park_timeout_ns;        // a parked thread re-checks at least this often
+
+  // `shared_cores`: more threads than cores. Why these numbers:
+  // docs/perf-notes.md, "Wait loop back-off".
+  static BackoffPolicy for_mode(WaitMode mode, bool shared_cores) {
+    if (mode == WaitMode::spin) return {1u << 30, 1u << 30, 10'000'000};
+    if (mode == WaitMode::park) return {16, 4, 10'000'000};
+    // Sharing cores, a waiting thread's core is better spent on the threads
+    // it waits for.
+    if (shared_cores) return {4, 8, 10'000'000};
+    return {1u << 16, 64, 10'000'000};
+  }
+  // Spins long enough before parking that parks are rare (parker.h's
+  // asymmetric protocol pays off).
+  bool own_core() const { return spin_rounds >= (1u << 12); }
+};
+
+// What a thread is blocked on, for the deadlock report.
+struct WaitSite {
+  const char* call;     // e.g. "pure_recv"
+  int peer;             // communicator rank or -1
+  int tag;
+  bool remote = false;  // waits on another process (MPI): poll, never sleep long
+};
+
+// What the deadlock watchdog sees of one thread: whether it is blocked, where,
+// and a count that moves whenever it makes progress. One writer (the thread
+// itself: plain stores, no locked read-modify-write on its path) and any
+// number of readers.
+class WaitStatus {
+ public:
+  struct Snapshot {
+    bool finished;
+    bool blocked;
+    bool remote;
+    std::uint64_t progress;
+    const char* call;
+    int peer;
+    int tag;
+  };
+
+  void enter(const WaitSite& site, bool remote) {
+    call_.store(site.call, std::memory_order_relaxed);
+    peer_.store(site.peer, std::memory_order_relaxed);
+    tag_.store(site.tag, std::memory_order_relaxed);
+    remote_.store(remote, std::memory_order_relaxed);
+    // Release: a reader that sees blocked also sees where.
+    blocked_.store(true, std::memory_order_release);
+  }
+  void leave() {
+    blocked_.store(false, std::memory_order_relaxed);
+    progressed();
+  }
+  // Progress without leaving the wait (a stolen chunk ran).
+  void progressed() {
+    progress_.store(progress_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  // Running a stolen chunk is work, not waiting: the watchdog must not count
+  // the thread as blocked meanwhile (nor a helper as idle).
+  bool working() const { return working_.load(std::memory_order_relaxed); }
+  void set_working(bool on) { working_.store(on, std::memory_order_relaxed); }
+  void finish() { finished_.store(true, std::memory_order_release); }
+
+  Snapshot read() const {
+    Snapshot s;
+    s.finished = finished_.load(std::memory_order_acquire);
+    s.blocked = blocked_.load(std::memory_order_acquire) && !working();
+    s.remote = remote_.load(std::memory_order_relaxed);
+    s.progress = progress_.load(std::memory_order_relaxed);
+    s.call = call_.load(std::memory_order_relaxed);
+    s.peer = peer_.load(std::memory_order_relaxed);
+    s.tag = tag_.load(std::memory_order_relaxed);
+    return s;
+  }
+
+ private:
+  std::atomic<bool> blocked_{false};
+  std::atomic<bool> working_{false};
+  std::atomic<bool> remote_{false};
+  std::atomic<bool> finished_{false};
+  std::atomic<std::uint64_t> progress_{0};
+  std::atomic<const char*> call_{nullptr};
+  std::atomic<int> peer_{-1};
+  std::atomic<int> tag_{0};
+};
+
+// What a waiting thread does each round besides checking its condition; the
+// layers above implement it (a rank: its point-to-point progress and task
+// stealing; a helper thread: stealing only).
+class WaitWork {
+ public:
+  virtual ~WaitWork() = default;
+  // One step of everything the thread owes others: match posted receives,
+  // push queued sends; `stuck` also drains full incoming queues so that
+  // their senders can go on.
+  virtual void progress(bool stuck) = 0;
+  // Runs one chunk of another thread's task; whether it ran one.
+  virtual bool steal() = 0;
+  // Something this thread waits for is in flight in another process.
+  virtual bool remote_in_flight() = 0;
+};
+
+// Flags of Waiter::wait_until.
+enum WaitFlags : unsigned {
+  // Poll the condition in a tight loop first (own core only): for waits on
+  // one line another thread is about to write.
+  kWaitTight = 1u << 0,
+  // No progress and no stealing: for waits inside the progress engine
+  // itself, which must not re-enter it.
+  kWaitNoWork = 1u << 1,
+  // Do not unwind when the job aborts: for waits that must finish before
+  // their frame may go (stolen chunks still running on this stack).
+  kWaitIgnoreAbort = 1u << 2,
+};
+
+// One thread's side of waiting: its Parker, its back-off policy, its place
+// among the fibers of its core, and its WaitStatus.
+class Waiter {
+ public:
+  static constexpr int kTightSpins = 256;
+
+  // `fiber` is the thread's index among `fibers` (nullptr: not a fiber);
+  // `abort_code` is the job's, non-zero once it aborts (nullptr: never).
+  Waiter(BackoffPolicy policy, Fibers* fibers, int fiber, const std::atomic<int>* abort_code);
+  Waiter(const Waiter&) = delete;
+  Waiter& operator=(const Waiter&) = delete;
+
+  // Set once by the owner before the thread first waits.
+  void set_work(WaitWork* work) { work_ = work; }
+
+  Parker& parker() { return parker_; }
+  WaitStatus& status() { return status_; }
+  const WaitStatus& status() const { return status_; }
+  bool own_core() const { return policy_.own_core(); }
+  bool aborted() const {
+    return abort_code_ && abort_code_->load(std::memory_order_acquire) != 0;
+  }
+
+  // Polls `done` up to `rounds` times in a tight loop, on a core of our own
+  // only. True once done() held.
+  template <class Done>
+  [[gnu::always_inline]] bool spin(Done&& done, int rounds = kTightSpins) {
+    if (done()) return true;
+    if (!own_core()) return false;
+    for (int i = 0; i < rounds; ++i) {
+      cpu_relax();
+      if (done()) return true;
+    }
+    return false;
+  }
+
+  // Blocks until done() holds (see the header); throws JobAborted when the
+  // job aborts meanwhile. done() may act (a send that
+  // finds room pushes its message): its true answer is used, never re-asked.
+  template <class Done>
+  [[gnu::always_inline]] void wait_until(Done&& done, const WaitSite& site, unsigned flags = 0) {
+    if ((flags & kWaitTight) && spin(done)) return;
+    loop(FunctionRef<bool()>(done), site, flags);
+  }
+
+  // A poll (test, iprobe) found nothing. A program that polls in a loop
+  // never enters the wait loop, so with fibers each empty poll lets the next
+  // rank of the core run: it may be the one the poll waits for.
+  void poll_missed() {
+    if (fibers_) fibers_->yield(fiber_);
+  }
+  // Hands the core on for a moment: to the next fiber of this core, else to
+  // the kernel.
+  void yield_core() {
+    if (!fibers_ || !fibers_->yield(fiber_)) sched_yield();
+  }
+
+ private:
+  // The rounds of the wait loop, out of line: compiled once, in waiter.cpp.
+  void loop(FunctionRef<bool()> done, const WaitSite& site, unsigned flags);
+
+  Parker parker_;
+  const BackoffPolicy policy_;
+  Fibers* const fibers_;
+  const int fiber_;
+  const std::atomic<int>* const abort_code_;
+  WaitWork* work_ = nullptr;
+  WaitStatus status_;
+};
+
+}  // namespace pure

@@ -1,0 +1,56 @@
+// The rendezvous protocol: how a large (or synchronous) message crosses from
+// sender to receiver inside a process with one copy.
+//
+// 1. The sender fills a RendezvousDescriptor (prepare) and announces a
+//    pointer to it through the eager queue, in order with its eager messages.
+// 2. The receiver that matches the announcement (deliver) publishes where
+//    the data goes and how it is chunked, then stores `matched` (release).
+// 3. Both sides claim chunks with a relaxed fetch_add on `next_chunk` and
+//    copy them straight from the sender's layout into the receiver's
+//    (help): a waiting sender doubles the copy bandwidth. A one-chunk copy
+//    is the receiver's alone: were the sender to claim it, the receiver
+//    would wait for another core's copy and then for the lines it wrote.
+// 4. The receiver waits for every chunk (`chunks_done`, acq_rel: each
+//    copier's bytes happen-before whoever sees the final count; the sender
+//    whose chunk completes the count wakes the receiver), completes its
+//    request and stores `released` (release): from then on the sender may
+//    reuse its buffer and the descriptor, and the receiver never touches it
+//    again.
+#pragma once
+
+#include <cstddef>
+
+#include "base/parker.h"
+#include "base/waiter.h"
+#include "channels/request.h"
+
+namespace pure::rendezvous {
+
+// Copies of at least two chunks of this size are split so that the waiting
+// sender can copy half while the receiver copies the other half.
+constexpr std::size_t kChunkBytes = 256 * 1024;
+
+// Sender, before announcing: `sender` is its Parker (woken when the
+// receiver matched, and when it released).
+void prepare(RendezvousDescriptor* d, const void* buf, std::size_t count, const Datatype& type,
+             Parker* sender);
+
+// Either side: copies chunks while any is left to claim (a sender only once
+// the receiver matched, and only when there are two chunks or more).
+void help(RendezvousDescriptor* d, bool receiver);
+
+// Sender: whether the receiver is done (the send is complete); helps copy
+// meanwhile.
+inline bool released(RendezvousDescriptor* d) {
+  help(d, false);
+  return d->released.load(std::memory_order_acquire);
+}
+
+// Receiver: receive `r` matched the announcement `d` of a message from
+// communicator rank `source` with `tag`. Copies it (with the sender's help
+// when `sender_may_help`: it has a core to copy on), completes `r` and
+// releases `d`. `waiter` is the receiver's.
+void deliver(Request* r, int source, int tag, RendezvousDescriptor* d, Waiter& waiter,
+             bool sender_may_help);
+
+}  // namespace pure::rendezvous

@@ -1,0 +1,44 @@
+// Collectives and communicator creation on communicators whose members live
+// in several processes (comm.spans_processes()): a stage inside each process
+// on the communicator's local view (collectives/collectives.h), one MPI
+// collective among the processes' leaders, and a stage inside each process
+// again (hierarchical.cpp says how each one goes).
+#pragma once
+
+#include <cstddef>
+
+#include "collectives/collectives.h"
+#include "comm/comm.h"
+
+namespace pure {
+class Cluster;
+}
+
+namespace pure::hier {
+
+void barrier(coll::Member& member, Comm& comm, const char* call);
+void bcast(coll::Member& member, Comm& comm, const char* call, void* buf, std::size_t count,
+           const Datatype& type, int root);
+void reduce(coll::Member& member, Comm& comm, const coll::ReduceArgs& a, int root);
+void scan(coll::Member& member, Comm& comm, const coll::ReduceArgs& a, bool exclusive);
+void reduce_scatter(coll::Member& member, Comm& comm, const coll::ReduceArgs& a,
+                    const int* recvcounts);
+void gatherv(coll::Member& member, Comm& comm, const char* call, const void* send,
+             std::size_t scount, const Datatype* stype, void* recv, const int* rcounts,
+             const int* displs, const Datatype* rtype, int root);
+void scatterv(coll::Member& member, Comm& comm, const char* call, const void* send,
+              const int* scounts, const int* displs, const Datatype* stype, void* recv,
+              std::size_t rcount, const Datatype* rtype, int root);
+void allgatherv(coll::Member& member, Comm& comm, const char* call, const void* send,
+                std::size_t scount, const Datatype* stype, void* recv, const int* rcounts,
+                const int* displs, const Datatype* rtype);
+void alltoallv(coll::Member& member, Comm& comm, const char* call, const void* send,
+               const int* scounts, const int* sdispls, const Datatype* stype, void* recv,
+               const int* rcounts, const int* rdispls, const Datatype* rtype);
+
+// Communicator creation across processes (split.cpp), collective over
+// `comm`, as coll::split; `cluster` is this process's part of the job.
+NewComm split(coll::Member& member, Comm& comm, const char* call, int color, int key,
+              const Cluster& cluster);
+
+}  // namespace pure::hier

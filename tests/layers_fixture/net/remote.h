@@ -1,0 +1,2 @@
+// Fixture for the layer check.
+#pragma once
