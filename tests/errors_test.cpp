@@ -152,14 +152,15 @@ std::vector<BadCall> bad_calls() {
        [](int) {
          int me = 0;
          pure_comm_rank(W, &me);
+         int box[2] = {1, 2};  // this rank's own: every rank runs this under ERRORS_RETURN
          PURE_Request r, copy, next;
-         pure_irecv(ints, 1, PURE_INT, me, 5, W, &r);
+         pure_irecv(&box[0], 1, PURE_INT, me, 5, W, &r);
          copy = r;
-         pure_send(ints + 1, 1, PURE_INT, me, 5, W);
+         pure_send(&box[1], 1, PURE_INT, me, 5, W);
          pure_wait(&r, PURE_STATUS_IGNORE);
-         pure_irecv(ints, 1, PURE_INT, me, 6, W, &next);
+         pure_irecv(&box[0], 1, PURE_INT, me, 6, W, &next);
          const int rc = pure_wait(&copy, PURE_STATUS_IGNORE);
-         pure_send(ints + 1, 1, PURE_INT, me, 6, W);  // (under PURE_ERRORS_RETURN)
+         pure_send(&box[1], 1, PURE_INT, me, 6, W);  // (under PURE_ERRORS_RETURN)
          pure_wait(&next, PURE_STATUS_IGNORE);
          return rc;
        },

@@ -66,9 +66,12 @@ if step "MPICH build (build-mpich/)" mpich_build; then
     ctest --test-dir build-mpich -L multiproc -j2 --output-on-failure --timeout 300 --no-tests=error
 fi
 
+# Assertions stay on in this tree (no -DNDEBUG): the runtime's asserts check
+# protocol invariants that only concurrency exercises.
 tsan_build() {
   cmake -S . -B build-tsan -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_TRANSLATOR=OFF \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" &&
     cmake --build build-tsan -j2
 }
 if step "ThreadSanitizer build (build-tsan/)" tsan_build; then
