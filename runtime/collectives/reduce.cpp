@@ -337,7 +337,12 @@ void partitioned(Member& member, Comm& comm, const ReduceArgs& a, const Reductio
   const std::size_t begin = std::min(red.items(), slice * static_cast<std::size_t>(r.me()));
   const std::size_t end = std::min(red.items(), begin + slice);
   const std::size_t chunk = std::max<std::size_t>(per_line, kChunkBytes / stride);
-  void* acc = red.buffer(scratch.acc, std::min(chunk, end - begin));
+  // The accumulator starts on a cache line, as the slices do (predefined
+  // ops only: its items are dense).
+  std::vector<unsigned char>& storage = scratch.acc;
+  storage.resize(std::min(chunk, end - begin) * stride + kCacheLine);
+  void* acc = storage.data() + (kCacheLine - reinterpret_cast<std::uintptr_t>(storage.data()) %
+                                                kCacheLine) % kCacheLine;
   for (std::size_t at = begin; at < end; at += chunk) {
     const std::size_t m = std::min(chunk, end - at);
     fold(red, ins.data(), 0, n - 1, at, m, acc);

@@ -35,11 +35,11 @@ class Comm {
   // `me`: the caller's world rank (it need not be a member: rank() is -1).
   Comm(int context, GroupRef group, int me, std::string name)
       : context_(context), group_(std::move(group)), rank_(group_->rank_of(me)),
-        name_(std::move(name)) {}
+        size_(group_->size()), name_(std::move(name)) {}
 
   int context() const { return context_; }
   int rank() const { return rank_; }
-  int size() const { return group_->size(); }
+  int size() const { return size_; }
   // World rank of communicator rank `r` (0 <= r < size()).
   int world_of(int r) const { return group_->world_of(r); }
   // Communicator rank of world rank `world`, or -1 if it is not a member.
@@ -77,6 +77,7 @@ class Comm {
   int context_;
   GroupRef group_;
   int rank_;
+  int size_;  // group_->size(), without the pointer chase on every call
   std::string name_;
   std::uint64_t rounds_ = 0;
   std::shared_ptr<Part> collective_;
