@@ -5,11 +5,14 @@
 // goes on), every way a rank can end a job, the deadlock watchdog, and the
 // validation of the PURE_* configuration.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -406,10 +409,52 @@ TEST_P(JobEnd, AbortEndsTheJobWithItsCode) {
 TEST_P(JobEnd, AnExceptionEndsTheJob) {
   const JobResult r = run_ranks_capturing(GetParam(), [&](int rank, int size) {
     wait_for_last(rank, size);
-    if (rank == size - 1) throw std::runtime_error("boom in the rank body");
+    if (rank == size - 1) throw std::out_of_range("boom in the rank body");
   });
-  EXPECT_EQ(r.code, PURE_ERR_OTHER);
-  EXPECT_TRUE(mentions(r.err, {"rank " + std::to_string(GetParam() - 1), "boom in the rank body"}));
+  // As std::terminate's abort() under mpirun: 128 + SIGABRT, with the type.
+  EXPECT_EQ(r.code, 134);
+  EXPECT_TRUE(mentions(r.err, {"rank " + std::to_string(GetParam() - 1),
+                               "uncaught exception of type std::out_of_range",
+                               "boom in the rank body"}));
+}
+
+struct NotAnException {
+  int code;
+};
+
+TEST_P(JobEnd, AnythingThrownEndsTheJobNamingItsType) {
+  const JobResult r = run_ranks_capturing(GetParam(), [&](int rank, int size) {
+    wait_for_last(rank, size);
+    if (rank == size - 1) throw NotAnException{5};
+  });
+  EXPECT_EQ(r.code, 134);
+  EXPECT_TRUE(mentions(r.err, {"rank " + std::to_string(GetParam() - 1),
+                               "uncaught exception of type", "NotAnException"}));
+}
+
+// Finalize is collective: a rank returning non-zero right after it does not
+// cut short what another rank does after its own finalize; the job's status
+// is the rank's.
+TEST_P(JobEnd, AStatusAfterFinalizeWaitsForTheOtherRanks) {
+  std::atomic<int> finished{0};
+  const JobResult r = capture_stderr([&] {
+    pure::Config c;
+    c.ranks = GetParam();
+    return pure::run(c, [&](int, char**) {
+      pure_init(nullptr, nullptr);
+      int rank, size;
+      pure_comm_rank(W, &rank);
+      pure_comm_size(W, &size);
+      pure_finalize();
+      if (rank == size - 1) return 9;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      finished.fetch_add(1);
+      return 0;
+    });
+  });
+  EXPECT_EQ(r.code, 9) << r.err;
+  EXPECT_EQ(finished.load(), GetParam() - 1);
+  EXPECT_TRUE(mentions(r.err, {"exited with code 9 after pure_finalize"}));
 }
 
 int run_with_last_rank(int n, const std::function<int(int rank, int size)>& last) {
@@ -458,8 +503,8 @@ TEST_P(JobEnd, ADeadlockIsReportedAndEndsTheJob) {
                                "rank 1: blocked in pure_recv peer=0 tag=5"}));
 }
 
-// Finished ranks do not count as progress: a rank left waiting for ones that
-// already finalized is a deadlock too.
+// Ranks done with their work wait in the collective finalize, which is no
+// progress: a rank left waiting for one of them is a deadlock too.
 TEST(JobEndSingle, ADeadlockWithFinishedRanks) {
   pure::Config c;
   c.deadlock_timeout_s = 0.5;
@@ -467,7 +512,8 @@ TEST(JobEndSingle, ADeadlockWithFinishedRanks) {
     if (rank == 0) pure_recv(ints, 1, PURE_INT, 3, 0, W, PURE_STATUS_IGNORE);
   }, c);
   EXPECT_NE(r.code, 0);
-  EXPECT_TRUE(mentions(r.err, {"deadlock", "rank 0: blocked in pure_recv", "rank 3: finished"}));
+  EXPECT_TRUE(
+      mentions(r.err, {"deadlock", "rank 0: blocked in pure_recv", "rank 3: blocked in pure_finalize"}));
 }
 
 // ------------------------------------------------------- configuration

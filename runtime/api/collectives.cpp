@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "api/call.h"
+#include "api/route.h"
 #include "collectives/collectives.h"
 #include "collectives/pair.h"
-#include "net/hierarchical.h"
 
 using namespace pure;
 using namespace pure::api;
@@ -17,51 +17,6 @@ namespace {
 
 bool in_place(const void* p) { return p == PURE_IN_PLACE; }
 
-// Each collective, on a communicator whose members all live in this process
-// (collectives/) or on one spanning processes (net/hierarchical.h).
-namespace run {
-void barrier(Rank& rank, Comm& comm, const char* call) {
-  if (comm.spans_processes()) return hier::barrier(rank.member(), comm, call);
-  coll::barrier(rank.member(), comm, call);
-}
-void bcast(Rank& rank, Comm& comm, const char* call, void* buf, std::size_t count,
-           const Datatype& type, int root) {
-  if (comm.spans_processes()) return hier::bcast(rank.member(), comm, call, buf, count, type, root);
-  coll::bcast(rank.member(), comm, call, buf, count, type, root);
-}
-void reduce(Rank& rank, Comm& comm, const coll::ReduceArgs& a, int root) {
-  if (comm.spans_processes()) return hier::reduce(rank.member(), comm, a, root);
-  coll::reduce(rank.member(), comm, a, root);
-}
-void scan(Rank& rank, Comm& comm, const coll::ReduceArgs& a, bool exclusive) {
-  if (comm.spans_processes()) return hier::scan(rank.member(), comm, a, exclusive);
-  coll::scan(rank.member(), comm, a, exclusive);
-}
-void reduce_scatter(Rank& rank, Comm& comm, const coll::ReduceArgs& a, const int* recvcounts) {
-  if (comm.spans_processes()) return hier::reduce_scatter(rank.member(), comm, a, recvcounts);
-  coll::reduce_scatter(rank.member(), comm, a, recvcounts);
-}
-template <class... Args>
-void gatherv(Rank& rank, Comm& comm, Args... args) {
-  if (comm.spans_processes()) return hier::gatherv(rank.member(), comm, args...);
-  coll::gatherv(rank.member(), comm, args...);
-}
-template <class... Args>
-void scatterv(Rank& rank, Comm& comm, Args... args) {
-  if (comm.spans_processes()) return hier::scatterv(rank.member(), comm, args...);
-  coll::scatterv(rank.member(), comm, args...);
-}
-template <class... Args>
-void allgatherv(Rank& rank, Comm& comm, Args... args) {
-  if (comm.spans_processes()) return hier::allgatherv(rank.member(), comm, args...);
-  coll::allgatherv(rank.member(), comm, args...);
-}
-template <class... Args>
-void alltoallv(Rank& rank, Comm& comm, Args... args) {
-  if (comm.spans_processes()) return hier::alltoallv(rank.member(), comm, args...);
-  coll::alltoallv(rank.member(), comm, args...);
-}
-}  // namespace run
 
 OpRef op_arg(Call& c, PURE_Op op) {
   if (op == PURE_OP_NULL) fail(PURE_ERR_OP, "PURE_OP_NULL is not a valid op");
@@ -187,7 +142,7 @@ int pure_barrier(PURE_Comm comm) {
   return call("pure_barrier", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (coll::pair_barrier(c.rank.member(), cm, "pure_barrier")) return;
-    run::barrier(c.rank, cm, "pure_barrier");
+    route::barrier(c.rank, cm, "pure_barrier");
   });
 }
 
@@ -197,7 +152,7 @@ int pure_bcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_C
     root_arg(cm, root);
     TypeRef t = type_arg(c, datatype);
     data_arg(buffer, count, *t.type, "buffer");
-    run::bcast(c.rank, cm, "pure_bcast", buffer, static_cast<std::size_t>(count), *t.type, root);
+    route::bcast(c.rank, cm, "pure_bcast", buffer, static_cast<std::size_t>(count), *t.type, root);
   });
 }
 
@@ -212,7 +167,7 @@ int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
                    [&](Call& c, Comm& comm_ref, coll::ReduceArgs& a) {
                      root_arg(comm_ref, root);
                      if (comm_ref.rank() == root) buffer_arg(recvbuf, count, *a.type);
-                     run::reduce(c.rank, comm_ref, a, root);
+                     route::reduce(c.rank, comm_ref, a, root);
                    });
 }
 
@@ -227,7 +182,7 @@ int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype 
     checked_reduction(c, cm, "pure_allreduce", sendbuf, recvbuf, count, datatype, op, true,
                       [&](Call& c2, Comm& cm2, coll::ReduceArgs& a) {
                         buffer_arg(recvbuf, count, *a.type);
-                        run::reduce(c2.rank, cm2, a, -1);
+                        route::reduce(c2.rank, cm2, a, -1);
                       });
   });
 }
@@ -237,7 +192,7 @@ int pure_scan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datat
   return reduction("pure_scan", sendbuf, recvbuf, count, datatype, op, comm, true,
                    [&](Call& c, Comm& cm, coll::ReduceArgs& a) {
                      buffer_arg(recvbuf, count, *a.type);
-                     run::scan(c.rank, cm, a, false);
+                     route::scan(c.rank, cm, a, false);
                    });
 }
 
@@ -246,7 +201,7 @@ int pure_exscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
   return reduction("pure_exscan", sendbuf, recvbuf, count, datatype, op, comm, true,
                    [&](Call& c, Comm& cm, coll::ReduceArgs& a) {
                      buffer_arg(recvbuf, count, *a.type);
-                     run::scan(c.rank, cm, a, true);
+                     route::scan(c.rank, cm, a, true);
                    });
 }
 
@@ -263,7 +218,7 @@ int pure_reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                      if (!a.send) buffer_arg(recvbuf, static_cast<int>(total), *a.type);
                      buffer_arg(recvbuf, recvcount, *a.type);
                      std::vector<int> counts(static_cast<std::size_t>(comm_ref.size()), recvcount);
-                     run::reduce_scatter(c.rank, comm_ref, a, counts.data());
+                     route::reduce_scatter(c.rank, comm_ref, a, counts.data());
                    });
 }
 
@@ -282,7 +237,7 @@ int pure_reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
                        if (recvcounts[i] < 0)
                          fail(PURE_ERR_COUNT, "invalid recvcounts[%d] = %d", i, recvcounts[i]);
                      buffer_arg(recvbuf, recvcounts[comm_ref.rank()], *a.type);
-                     run::reduce_scatter(c.rank, comm_ref, a, recvcounts);
+                     route::reduce_scatter(c.rank, comm_ref, a, recvcounts);
                    });
 }
 
@@ -304,7 +259,7 @@ int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
       if (in_place(recvbuf) || (!recvbuf && rt.type->size() > 0))
         fail(PURE_ERR_BUFFER, "invalid receive buffer at the root");
     }
-    run::gatherv(c.rank, cm, "pure_gatherv", in_place(sendbuf) ? nullptr : sendbuf,
+    route::gatherv(c.rank, cm, "pure_gatherv", in_place(sendbuf) ? nullptr : sendbuf,
                   static_cast<std::size_t>(sendcount), st.type, recvbuf, recvcounts, displs,
                   rt.type, root);
   });
@@ -328,7 +283,7 @@ int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void
       if (in_place(recvbuf)) fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not the receive buffer");
       buffer_arg(recvbuf, recvcount, *rt.type);
     }
-    run::gatherv(c.rank, cm, "pure_gather", in_place(sendbuf) ? nullptr : sendbuf,
+    route::gatherv(c.rank, cm, "pure_gather", in_place(sendbuf) ? nullptr : sendbuf,
                   static_cast<std::size_t>(sendcount), st.type, recvbuf, b.counts.data(),
                   b.displs.data(), rt.type, root);
   });
@@ -352,7 +307,7 @@ int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[
       rt = type_arg(c, recvtype);
       data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     }
-    run::scatterv(c.rank, cm, "pure_scatterv", sendbuf, sendcounts, displs, st.type,
+    route::scatterv(c.rank, cm, "pure_scatterv", sendbuf, sendcounts, displs, st.type,
                    in_place(recvbuf) ? nullptr : recvbuf, static_cast<std::size_t>(recvcount),
                    rt.type, root);
   });
@@ -376,7 +331,7 @@ int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
       rt = type_arg(c, recvtype);
       data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     }
-    run::scatterv(c.rank, cm, "pure_scatter", sendbuf, b.counts.data(), b.displs.data(), st.type,
+    route::scatterv(c.rank, cm, "pure_scatter", sendbuf, b.counts.data(), b.displs.data(), st.type,
                    in_place(recvbuf) ? nullptr : recvbuf, static_cast<std::size_t>(recvcount),
                    rt.type, root);
   });
@@ -395,7 +350,7 @@ int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, 
     counts_arg(recvcounts, displs, cm.size(), "receive");
     if (in_place(recvbuf) || (!recvbuf && rt.type->size() > 0))
       fail(PURE_ERR_BUFFER, "invalid receive buffer");
-    run::allgatherv(c.rank, cm, "pure_allgatherv", in_place(sendbuf) ? nullptr : sendbuf,
+    route::allgatherv(c.rank, cm, "pure_allgatherv", in_place(sendbuf) ? nullptr : sendbuf,
                      static_cast<std::size_t>(sendcount), st.type, recvbuf, recvcounts, displs,
                      rt.type);
   });
@@ -412,7 +367,7 @@ int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, v
     }
     data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     Blocks b(cm.size(), recvcount);
-    run::allgatherv(c.rank, cm, "pure_allgather", in_place(sendbuf) ? nullptr : sendbuf,
+    route::allgatherv(c.rank, cm, "pure_allgather", in_place(sendbuf) ? nullptr : sendbuf,
                      static_cast<std::size_t>(sendcount), st.type, recvbuf, b.counts.data(),
                      b.displs.data(), rt.type);
   });
@@ -432,7 +387,7 @@ int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
     counts_arg(recvcounts, rdispls, cm.size(), "receive");
     if (in_place(recvbuf) || (!recvbuf && rt.type->size() > 0))
       fail(PURE_ERR_BUFFER, "invalid receive buffer");
-    run::alltoallv(c.rank, cm, "pure_alltoallv", in_place(sendbuf) ? nullptr : sendbuf,
+    route::alltoallv(c.rank, cm, "pure_alltoallv", in_place(sendbuf) ? nullptr : sendbuf,
                     sendcounts, sdispls, st.type, recvbuf, recvcounts, rdispls, rt.type);
   });
 }
@@ -451,7 +406,7 @@ int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, vo
     }
     data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     Blocks s(cm.size(), sendcount), r(cm.size(), recvcount);
-    run::alltoallv(c.rank, cm, "pure_alltoall", in_place(sendbuf) ? nullptr : sendbuf,
+    route::alltoallv(c.rank, cm, "pure_alltoall", in_place(sendbuf) ? nullptr : sendbuf,
                     s.counts.data(), s.displs.data(), st.type, recvbuf, r.counts.data(),
                     r.displs.data(), rt.type);
   });

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "api/call.h"
+#include "api/route.h"
 
 using namespace pure;
 using namespace pure::api;
@@ -86,6 +87,11 @@ int pure_finalize(void) {
                       WaitSite{"pure_finalize", -1, -1});
     if (std::size_t n = c.rank.p2p().pending_receives())
       fail(PURE_ERR_PENDING, "%zu receive(s) still pending at finalize", n);
+    // Collective, as MPI implementations make it: no rank leaves finalize
+    // before every rank of the job has entered it, so a rank that ends right
+    // after (with any exit status) never cuts short another's work before
+    // its finalize (job/process.cpp decides the job's status at the end).
+    route::barrier(c.rank, *c.rank.comm(PURE_COMM_WORLD), "pure_finalize");
     c.rank.set_state(Rank::State::finalized);
   });
 }

@@ -1,12 +1,15 @@
 #include "job/process.h"
 
+#include <cxxabi.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <typeinfo>
 
 #include "base/error.h"
 #include "base/topology.h"
@@ -18,6 +21,22 @@
 namespace pure {
 
 namespace {
+
+// An uncaught exception ends a process with SIGABRT's status (std::terminate
+// calls abort): as mpirun reports it, the job ends with 128 + 6.
+constexpr int kUncaughtExceptionStatus = 134;
+
+// The demangled type of the exception being handled, e.g. "std::out_of_range".
+std::string current_exception_type() {
+  const std::type_info* type = abi::__cxa_current_exception_type();
+  if (!type) return "unknown";
+  int status = 0;
+  char* name = abi::__cxa_demangle(type->name(), nullptr, nullptr, &status);
+  std::string result = status == 0 && name ? name : type->name();
+  std::free(name);
+  return result;
+}
+
 std::vector<int> iota(int n) {
   std::vector<int> v(static_cast<size_t>(n));
   std::iota(v.begin(), v.end(), 0);
@@ -103,9 +122,15 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
   int code = 0;
   try {
     code = entry(argc, argv_copy.data());
-    if (code != 0) {
+    if (code != 0 && self.state() == Rank::State::finalized) {
+      // After finalize, as a process after MPI_Finalize: its status counts
+      // for the job's, but the other ranks finish their work first.
+      int none = 0;
+      exit_code_.compare_exchange_strong(none, code, std::memory_order_acq_rel);
+      std::fprintf(stderr, "pure: rank %d exited with code %d after pure_finalize\n", world, code);
+    } else if (code != 0) {
       abort(code, "pure: rank " + std::to_string(world) + " exited with code " +
-                      std::to_string(code) + "; ending the job");
+                      std::to_string(code) + " before pure_finalize; ending the job");
     } else if (self.state() == Rank::State::running) {
       abort(PURE_ERR_OTHER, "pure: rank " + std::to_string(world) +
                                 " returned without calling pure_finalize; ending the job");
@@ -115,11 +140,14 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
   } catch (const Error& e) {
     abort(e.code(), "pure: rank " + std::to_string(world) + ": " + e.what());
   } catch (const std::exception& e) {
-    abort(PURE_ERR_OTHER, "pure: rank " + std::to_string(world) +
-                              " threw an exception: " + e.what() + "; ending the job");
+    abort(kUncaughtExceptionStatus, "pure: rank " + std::to_string(world) +
+                                        " terminated by an uncaught exception of type " +
+                                        current_exception_type() + ": " + e.what() +
+                                        "; ending the job");
   } catch (...) {
-    abort(PURE_ERR_OTHER,
-          "pure: rank " + std::to_string(world) + " threw an unknown exception; ending the job");
+    abort(kUncaughtExceptionStatus, "pure: rank " + std::to_string(world) +
+                                        " terminated by an uncaught exception of type " +
+                                        current_exception_type() + "; ending the job");
   }
   Rank::set_current(nullptr);
   self.waiter().status().finish();
@@ -152,7 +180,10 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
   }
   watchdog_cv_.notify_all();
   dog.join();
-  return abort_code();
+  // The first abort's code, else the first non-zero status a rank returned
+  // after finalize.
+  if (const int code = abort_code()) return code;
+  return exit_code_.load(std::memory_order_acquire);
 }
 
 // The settings in effect, with what `auto` resolved to (PURE_STATS=1): one

@@ -113,6 +113,7 @@ class Process {
   std::unique_ptr<sched::Scheduler> scheduler_;  // after ranks_: it refers to them
   std::mutex abort_mutex_;
   std::string abort_message_;
+  std::atomic<int> exit_code_{0};  // first non-zero status returned after finalize
 
   // watchdog
   std::mutex watchdog_mutex_;

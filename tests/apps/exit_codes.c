@@ -8,11 +8,16 @@
  *   exitcode    the last rank returns 3; exit 3
  *   nofinalize  the last rank returns 0 without pure_finalize; exit non-zero
  *   deadlock    every rank receives from its partner; ended by the watchdog
+ *   afterfinalize  every rank finalizes; the last returns 5 at once, rank 0
+ *               works on for a while and then prints; exit 5, with rank 0's
+ *               line (finalize is collective: no rank's status cuts the
+ *               others' work short)
  *
  * In every failing mode the other ranks are blocked in pure_recv. */
 #include <pure/pure.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static int wait_for(int source) {
   int value = 0;
@@ -42,6 +47,16 @@ int pure_main(int argc, char** argv) {
     argv[1][0] = 'X'; /* each rank has its own copy of argv */
     pure_finalize();
     if (rank == 0) printf("exit_codes: ok from %d ranks\n", size);
+    return 0;
+  }
+  if (strcmp(mode, "afterfinalize") == 0) {
+    pure_finalize();
+    if (rank == last) return 5;
+    if (rank == 0) {
+      const struct timespec pause = {0, 300 * 1000 * 1000};
+      nanosleep(&pause, NULL);
+      printf("exit_codes: rank 0 finished its work after finalize\n");
+    }
     return 0;
   }
   if (strcmp(mode, "deadlock") == 0) {
