@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "base/topology.h"
 #include "collectives/collectives.h"
+#include "job/crash.h"
 #include "job/rank.h"
 #include "net/cluster.h"
 #include "net/comm_net.h"
@@ -76,8 +77,13 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
   for (auto& r : ranks_) r->install_world(world_dropbox_);
   std::vector<Waiter*> waiters;
   for (auto& r : ranks_) waiters.push_back(&r->waiter());
-  scheduler_ = std::make_unique<sched::Scheduler>(config_, peers_, waiters,
-                                                  &Rank::set_current_worker);
+  scheduler_ = std::make_unique<sched::Scheduler>(config_, peers_, waiters, [](sched::Worker* w) {
+    Rank::set_current_worker(w);
+    if (w)
+      crash::enter_thread(-1);
+    else
+      crash::leave_thread();
+  });
 }
 
 Process::~Process() = default;
@@ -104,6 +110,8 @@ void Process::abort(int code, const std::string& message) {
 
 void Process::rank_main(int index, const RankMain& entry, int argc, char** argv) {
   Rank& self = *ranks_[static_cast<size_t>(index)];
+  const int world = world_rank(index);
+  crash::enter_thread(world);
   // Processes sharing a node take consecutive cores (Cluster::node_offset).
   // With fibers only a group's host runs on its thread (on core `index`);
   // the others' threads sleep while their ranks run on the host.
@@ -111,7 +119,6 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
     Topology::get().bind_current_thread(index + (cluster_ ? cluster_->node_offset() : 0));
   if (fibers_) fibers_->enter(index);
   Rank::set_current(&self);
-  const int world = world_rank(index);
 
   // Every rank gets its own argv, as every MPI process has its own.
   std::vector<std::string> args(argv, argv + argc);
@@ -158,9 +165,11 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
   watchdog_cv_.notify_all();
   // Runs the group's other ranks to their end; returns on our own thread.
   if (fibers_) fibers_->leave(index);
+  crash::leave_thread();  // on our own kernel thread again (its signal stack)
 }
 
 int Process::run(const RankMain& entry, int argc, char** argv) {
+  crash::install(proc_);
   running_.store(size(), std::memory_order_relaxed);
   std::thread dog([this] { watchdog(); });
   scheduler_->start_helpers();

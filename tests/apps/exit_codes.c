@@ -12,12 +12,57 @@
  *               works on for a while and then prints; exit 5, with rank 0's
  *               line (finalize is collective: no rank's status cuts the
  *               others' work short)
+ *   segv, fpe, bus, assert, overflow
+ *               the last rank crashes (a null write, an integer division by
+ *               zero, a read past the end of a truncated mapping, a failed
+ *               assert, unbounded recursion); the process ends with the
+ *               signal, after a line naming the rank
  *
  * In every failing mode the other ranks are blocked in pure_recv. */
+#undef NDEBUG /* the assert mode needs assert, in every build type */
+#include <assert.h>
 #include <pure/pure.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
+
+static volatile int sink;
+
+/* Unbounded recursion that the compiler cannot turn into a loop. */
+static int recurse(volatile int depth) {
+  volatile char frame[256];
+  frame[0] = (char)depth;
+  if (depth < 0) return 0; /* never: depth only grows */
+  return recurse(depth + 1) + frame[0];
+}
+
+static void crash(const char* mode) {
+  if (strcmp(mode, "segv") == 0) {
+    volatile int* volatile null = NULL;
+    *null = 1;
+  } else if (strcmp(mode, "fpe") == 0) {
+    /* Both operands unknown to the compiler: 1 / x it would compute without
+     * dividing. */
+    volatile int seven = 7, zero = 0;
+    sink = seven / zero;
+  } else if (strcmp(mode, "bus") == 0) {
+    /* A mapping of a file that is then truncated: reading past its new end
+     * raises SIGBUS. */
+    FILE* f = tmpfile();
+    long page = sysconf(_SC_PAGESIZE);
+    if (!f || ftruncate(fileno(f), page * 2) != 0) abort();
+    volatile char* p = mmap(NULL, (size_t)page * 2, PROT_READ, MAP_SHARED, fileno(f), 0);
+    if (p == MAP_FAILED || ftruncate(fileno(f), 0) != 0) abort();
+    sink = p[page];
+  } else if (strcmp(mode, "assert") == 0) {
+    assert(sink == 12345 && "the invariant this mode breaks");
+  } else if (strcmp(mode, "overflow") == 0) {
+    sink = recurse(0);
+  }
+}
 
 static int wait_for(int source) {
   int value = 0;
@@ -71,6 +116,9 @@ int pure_main(int argc, char** argv) {
     return 3;
   } else if (strcmp(mode, "nofinalize") == 0) {
     return 0;
+  } else if (strcmp(mode, "segv") == 0 || strcmp(mode, "fpe") == 0 || strcmp(mode, "bus") == 0 ||
+             strcmp(mode, "assert") == 0 || strcmp(mode, "overflow") == 0) {
+    crash(mode);
   } else {
     fprintf(stderr, "exit_codes: unknown mode '%s'\n", mode);
     return 64;
