@@ -22,6 +22,7 @@ gen() {
 #define PURE_MPI_H
 
 #include "pure/pure.h"
+#include "pure/mpi_names.h"
 
 HEAD
   # functions: pure_comm_rank -> MPI_Comm_rank (paper aliases, pure_main and

@@ -8,6 +8,7 @@
 #define PURE_MPI_H
 
 #include "pure/pure.h"
+#include "pure/mpi_names.h"
 
 #define MPI_Abort pure_abort
 #define MPI_Allgather pure_allgather

@@ -1,10 +1,15 @@
 #include "api/call.h"
 
+#include <cstring>
+
 namespace pure::api {
 
 void fatal(Rank& rank, const char* call, int code, const std::string& message) {
+  // The error class by name, as the program would test for it.
+  const char* what = error_class_string(code);
+  std::string name = what ? std::string(what, std::strcspn(what, ":")) : std::string();
   rank.process().abort(code, "pure: rank " + std::to_string(rank.world()) + ": " + call + ": " +
-                                 message);
+                                 message + (name.empty() ? "" : " [" + name + "]"));
   throw JobAborted{};
 }
 

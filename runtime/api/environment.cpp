@@ -6,6 +6,10 @@
 #include <cstring>
 
 #include "api/call.h"
+
+// Declared in pure/mpi_names.h, whose start-up constructor must not be part
+// of the runtime itself.
+extern "C" void pure_report_mpi_names(void);
 #include "api/route.h"
 
 using namespace pure;
@@ -135,11 +139,13 @@ int pure_error_string(int errorcode, char* string, int* resultlen) {
   if (!text) {
     std::snprintf(string, PURE_MAX_ERROR_STRING, "unknown error code %d", errorcode);
   } else {
-    std::snprintf(string, PURE_MAX_ERROR_STRING, "%s", text);
+    std::snprintf(string, PURE_MAX_ERROR_STRING, "%s", in_program_names(text).c_str());
   }
   *resultlen = static_cast<int>(std::strlen(string));
   return text ? PURE_SUCCESS : PURE_ERR_ARG;
 }
+
+void pure_report_mpi_names(void) { report_in_mpi_names(); }
 
 int pure_error_class(int errorcode, int* errorclass) {
   if (!errorclass || !error_class_string(errorcode)) return PURE_ERR_ARG;

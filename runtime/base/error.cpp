@@ -1,5 +1,7 @@
 #include "base/error.h"
 
+#include <atomic>
+#include <cctype>
 #include <cstdarg>
 #include <cstdio>
 
@@ -14,6 +16,37 @@ void fail(int code, const char* format, ...) {
   std::vsnprintf(text, sizeof text, format, args);
   va_end(args);
   throw Error(code, text);
+}
+
+namespace {
+std::atomic<bool> g_mpi_names{false};
+
+bool identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+}  // namespace
+
+void report_in_mpi_names() { g_mpi_names.store(true, std::memory_order_relaxed); }
+
+std::string in_program_names(std::string text) {
+  if (!g_mpi_names.load(std::memory_order_relaxed)) return text;
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (std::size_t i = 0; i < text.size();) {
+    const bool starts_word = i == 0 || !identifier_char(text[i - 1]);
+    const bool upper = text.compare(i, 5, "PURE_") == 0;
+    const bool lower = text.compare(i, 5, "pure_") == 0;
+    if (starts_word && (upper || lower) && i + 5 < text.size() && identifier_char(text[i + 5])) {
+      out += "MPI_";
+      i += 5;
+      // pure_comm_rank -> MPI_Comm_rank: the first letter after the prefix up.
+      if (lower)
+        out += static_cast<char>(std::toupper(static_cast<unsigned char>(text[i++])));
+      continue;
+    }
+    out += text[i++];
+  }
+  return out;
 }
 
 const char* error_class_string(int code) {

@@ -28,4 +28,11 @@ struct JobAborted {};
 // Text of an error class, e.g. "PURE_ERR_RANK: invalid rank".
 const char* error_class_string(int code);
 
+// A program written with MPI's names (pure/mpi_names.h) has the runtime's
+// messages in them: set once, before the job starts.
+void report_in_mpi_names();
+// `text` in the names the program wrote: unchanged, or with every pure_xxx_yyy
+// as MPI_Xxx_yyy and every PURE_FOO as MPI_FOO (pure.h's naming rule backwards).
+std::string in_program_names(std::string text);
+
 }  // namespace pure

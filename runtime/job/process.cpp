@@ -93,8 +93,8 @@ void Process::abort(int code, const std::string& message) {
   {
     std::lock_guard<std::mutex> lock(abort_mutex_);
     if (abort_code_.load(std::memory_order_relaxed) != 0) return;  // the first abort wins
-    abort_message_ = message;
-    std::fprintf(stderr, "%s\n", message.c_str());
+    abort_message_ = in_program_names(message);
+    std::fprintf(stderr, "%s\n", abort_message_.c_str());
     std::fflush(stderr);
     abort_code_.store(code, std::memory_order_release);
   }
@@ -134,7 +134,8 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
       // for the job's, but the other ranks finish their work first.
       int none = 0;
       exit_code_.compare_exchange_strong(none, code, std::memory_order_acq_rel);
-      std::fprintf(stderr, "pure: rank %d exited with code %d after pure_finalize\n", world, code);
+      std::fprintf(stderr, "pure: rank %d exited with code %d after %s\n", world, code,
+                   in_program_names("pure_finalize").c_str());
     } else if (code != 0) {
       abort(code, "pure: rank " + std::to_string(world) + " exited with code " +
                       std::to_string(code) + " before pure_finalize; ending the job");
