@@ -17,6 +17,54 @@ static_assert(sizeof(MPI_Request) <= sizeof(Request::mpi_request),
 
 namespace {
 MPI_Request* mpi_request(Request* r) { return reinterpret_cast<MPI_Request*>(r->mpi_request); }
+
+// `bytes` of data as an MPI count and datatype: MPI_BYTE while the count
+// fits an int; above that one element of a type of 1 MiB blocks and the
+// rest, so that a message of any size is still one MPI message (matching
+// and order need that). Either side may describe it either way: both are
+// sequences of MPI_BYTE to MPI's type matching. The type may be freed as
+// soon as the call that uses it returned (MPI keeps it for the operation).
+class Bytes {
+ public:
+  explicit Bytes(std::size_t bytes) {
+    if (bytes <= static_cast<std::size_t>(INT_MAX)) {
+      count_ = static_cast<int>(bytes);
+      return;
+    }
+    constexpr std::size_t kBlock = std::size_t{1} << 20;
+    MPI_Datatype block = MPI_DATATYPE_NULL;
+    mpi_check(MPI_Type_contiguous(static_cast<int>(kBlock), MPI_BYTE, &block),
+              "MPI_Type_contiguous");
+    const int blocks = static_cast<int>(bytes / kBlock);
+    const int rest = static_cast<int>(bytes % kBlock);
+    int lengths[2] = {blocks, rest};
+    MPI_Aint displs[2] = {0, static_cast<MPI_Aint>(static_cast<std::size_t>(blocks) * kBlock)};
+    MPI_Datatype types[2] = {block, MPI_BYTE};
+    mpi_check(MPI_Type_create_struct(rest ? 2 : 1, lengths, displs, types, &type_),
+              "MPI_Type_create_struct");
+    mpi_check(MPI_Type_free(&block), "MPI_Type_free");
+    mpi_check(MPI_Type_commit(&type_), "MPI_Type_commit");
+    count_ = 1;
+  }
+  ~Bytes() {
+    if (type_ != MPI_BYTE) mpi_check(MPI_Type_free(&type_), "MPI_Type_free", MpiFailure::report);
+  }
+  Bytes(const Bytes&) = delete;
+  Bytes& operator=(const Bytes&) = delete;
+  int count() const { return count_; }
+  MPI_Datatype type() const { return type_; }
+
+ private:
+  int count_ = 0;
+  MPI_Datatype type_ = MPI_BYTE;
+};
+
+// The bytes a completed receive (or a matched probe) carries; any size.
+std::size_t received_bytes(const MPI_Status& st) {
+  MPI_Count n = 0;
+  mpi_check(MPI_Get_elements_x(&st, MPI_BYTE, &n), "MPI_Get_elements_x");
+  return static_cast<std::size_t>(n);
+}
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 // The MPI communicator on which communicator member `member` receives.
 MPI_Comm inbox(const CommNet& net, int member) { return net.p2p[at(net.slot_of[at(member)])]; }
@@ -31,9 +79,6 @@ void RemoteChannel::start_send(const void* buf, std::size_t count, const Datatyp
                                const Comm& comm, int tag, SendMode mode, void* request,
                                std::unique_ptr<char[]>* packed) {
   const std::size_t bytes = count * t.size();
-  if (bytes > static_cast<std::size_t>(INT_MAX))
-    fail(PURE_ERR_COUNT, "a message of %zu bytes to rank %d in another process is over MPI's "
-         "limit of %d bytes", bytes, comm.rank_of(dest), INT_MAX);
   const CommNet& net = net_of(comm);
   const int to = comm.rank_of(dest);
   const void* data = static_cast<const char*>(buf) + t.true_lb();
@@ -46,12 +91,11 @@ void RemoteChannel::start_send(const void* buf, std::size_t count, const Datatyp
   MPI_Comm channel = inbox(net, to);
   const int where = net.pos_of[at(to)];
   MPI_Request* req = static_cast<MPI_Request*>(request);
+  const Bytes n(bytes);
   if (mode == SendMode::synchronous)
-    mpi_check(MPI_Issend(data, static_cast<int>(bytes), MPI_BYTE, where, mpi_tag, channel, req),
-              "MPI_Issend");
+    mpi_check(MPI_Issend(data, n.count(), n.type(), where, mpi_tag, channel, req), "MPI_Issend");
   else
-    mpi_check(MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE, where, mpi_tag, channel, req),
-              "MPI_Isend");
+    mpi_check(MPI_Isend(data, n.count(), n.type(), where, mpi_tag, channel, req), "MPI_Isend");
 }
 
 Request* RemoteChannel::isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
@@ -109,9 +153,7 @@ bool RemoteChannel::test(Request* r) {
     complete_cancelled(r);
     return true;
   }
-  int count = 0;
-  mpi_check(MPI_Get_count(&st, MPI_BYTE, &count), "MPI_Get_count");
-  complete_recv(r, source, r->tag, static_cast<std::size_t>(count), capacity);
+  complete_recv(r, source, r->tag, received_bytes(st), capacity);
   return true;
 }
 
@@ -143,8 +185,7 @@ void RemoteChannel::send(const void* buf, std::size_t count, const TypeRef& type
 // a matched probe for a later receive never sees them.
 bool RemoteChannel::direct(const Request& r) const {
   if (r.peer < 0 || r.tag == PURE_ANY_TAG || !r.comm || !r.comm->spans_processes() ||
-      endpoint_.peers().here(r.peer) || !r.type.type->contiguous() ||
-      r.count * r.type.type->size() > static_cast<std::size_t>(INT_MAX))
+      endpoint_.peers().here(r.peer) || !r.type.type->contiguous())
     return false;
   // r names one sender and one tag: an earlier receive that would match
   // r's message is exactly one that matches (r.peer, r.context, r.tag).
@@ -157,9 +198,9 @@ void RemoteChannel::post_direct(Request* r) {
   const CommNet& net = net_of(comm);
   const int from = comm.rank_of(r->peer);
   const Datatype& t = *r->type.type;
-  mpi_check(MPI_Irecv(static_cast<char*>(r->buf) + t.true_lb(),
-                      static_cast<int>(r->count * t.size()), MPI_BYTE, net.pos_of[at(from)],
-                      wire_tag(net, from, r->tag, cluster_.slot_shift()),
+  const Bytes n(r->count * t.size());
+  mpi_check(MPI_Irecv(static_cast<char*>(r->buf) + t.true_lb(), n.count(), n.type(),
+                      net.pos_of[at(from)], wire_tag(net, from, r->tag, cluster_.slot_shift()),
                       inbox(net, comm.rank()), mpi_request(r)),
             "MPI_Irecv");
   r->state = Request::State::in_mpi;
@@ -211,9 +252,8 @@ void RemoteChannel::pull(const Comm& comm) {
     mpi_check(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, channel, &found, &msg, &st),
               "MPI_Improbe");
     if (!found) return;
-    int count = 0;
-    mpi_check(MPI_Get_count(&st, MPI_BYTE, &count), "MPI_Get_count");
-    const std::size_t bytes = static_cast<std::size_t>(count);
+    const std::size_t bytes = received_bytes(st);
+    const Bytes n(bytes);
     const auto& there = net.members_at[static_cast<std::size_t>(st.MPI_SOURCE)];
     const int source = there[static_cast<std::size_t>(st.MPI_TAG >> shift)];
     const Envelope e{comm.world_of(source), source, comm.context(), st.MPI_TAG & ((1 << shift) - 1)};
@@ -224,14 +264,15 @@ void RemoteChannel::pull(const Comm& comm) {
       const Datatype& t = *r->type.type;
       const std::size_t capacity = r->count * t.size();
       if (t.contiguous() && bytes <= capacity) {
-        mpi_check(MPI_Mrecv(static_cast<char*>(r->buf) + t.true_lb(), count, MPI_BYTE, &msg,
+        mpi_check(MPI_Mrecv(static_cast<char*>(r->buf) + t.true_lb(), n.count(), n.type(), &msg,
                             MPI_STATUS_IGNORE),
                   "MPI_Mrecv");
         complete_recv(r, e.source, e.tag, bytes, capacity);
       } else {
         // Scattered or truncated: through a copy, never past the buffer.
         std::unique_ptr<char[]> data(new char[bytes ? bytes : 1]);
-        mpi_check(MPI_Mrecv(data.get(), count, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
+        mpi_check(MPI_Mrecv(data.get(), n.count(), n.type(), &msg, MPI_STATUS_IGNORE),
+                  "MPI_Mrecv");
         deliver(r, e.source, e.tag, data.get(), bytes);
       }
       endpoint_.retire_posted(i);
@@ -239,7 +280,7 @@ void RemoteChannel::pull(const Comm& comm) {
     }
     Unexpected u{e, SlotKind::eager, bytes, std::unique_ptr<char[]>(new char[bytes ? bytes : 1]),
                  nullptr};
-    mpi_check(MPI_Mrecv(u.data.get(), count, MPI_BYTE, &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
+    mpi_check(MPI_Mrecv(u.data.get(), n.count(), n.type(), &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
     matcher.add_unexpected(std::move(u));
   }
 }

@@ -5,7 +5,7 @@
 // the check and the values and ends the job with exit code 1. On success
 // rank 0 prints "multiproc_check MODE: ok (N ranks, P processes)".
 //
-//   multiproc_check p2p | coll | comm | tasks | stress | tagoverflow
+//   multiproc_check p2p | coll | comm | tasks | stress | huge | tagoverflow
 #include <pure/pure.h>
 
 #include <algorithm>
@@ -768,6 +768,48 @@ void run_tasks() {
   }
 }
 
+// ---------------------------------------------------------------- huge
+
+// 3 GiB from rank 0 to the last rank (another process), over MPI's int
+// count: once received by a receive MPI matches itself (one source, one
+// tag), once by a wildcard receive that pulls it with a matched probe. The
+// receive buffer is cleared first; every byte is checked.
+void run_huge() {
+  constexpr std::size_t kBlock = std::size_t{1} << 20;
+  constexpr int kBlocks = 3 * 1024;  // 3 GiB
+  constexpr std::size_t kBytes = kBlock * kBlocks;
+  const int last = g_size - 1;
+  if (g_rank != 0 && g_rank != last) return;
+  PURE_Datatype block;
+  OK(pure_type_contiguous(static_cast<int>(kBlock), PURE_BYTE, &block));
+  OK(pure_type_commit(&block));
+  std::vector<unsigned char> data(kBytes);
+  auto byte = [](std::size_t i, int k) {
+    return static_cast<unsigned char>((i * 131 + (i >> 20) * 7 + static_cast<std::size_t>(k)) & 0xFF);
+  };
+  for (int k = 0; k < 2; ++k) {
+    if (g_rank == 0) {
+      for (std::size_t i = 0; i < kBytes; ++i) data[i] = byte(i, k);
+      OK(pure_send(data.data(), kBlocks, block, last, 40 + k, PURE_COMM_WORLD));
+      continue;
+    }
+    std::memset(data.data(), 0, kBytes);
+    PURE_Status st;
+    if (k == 0)
+      OK(pure_recv(data.data(), kBlocks, block, 0, 40, PURE_COMM_WORLD, &st));
+    else
+      OK(pure_recv(data.data(), kBlocks, block, PURE_ANY_SOURCE, PURE_ANY_TAG, PURE_COMM_WORLD, &st));
+    CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == 40 + k, "source %d tag %d", st.MPI_SOURCE,
+          st.MPI_TAG);
+    int blocks = 0;
+    OK(pure_get_count(&st, block, &blocks));
+    CHECK(blocks == kBlocks, "received %d blocks of 1 MiB", blocks);
+    for (std::size_t i = 0; i < kBytes; ++i)
+      CHECK(data[i] == byte(i, k), "receive %d: byte %zu is %d", k, i, data[i]);
+  }
+  OK(pure_type_free(&block));
+}
+
 }  // namespace
 
 extern "C" int pure_main(int argc, char** argv) {
@@ -780,6 +822,7 @@ extern "C" int pure_main(int argc, char** argv) {
   else if (mode == "comm") run_comm();
   else if (mode == "tasks") run_tasks();
   else if (mode == "stress") run_stress();
+  else if (mode == "huge") run_huge();
   else if (mode == "tagoverflow") {
     int* ub = nullptr;
     int flag = 0;
