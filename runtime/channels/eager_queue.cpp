@@ -1,13 +1,14 @@
 #include "channels/eager_queue.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
 
 namespace pure {
 
-void EagerQueue::FreeAligned::operator()(char* p) const { std::free(p); }
+void EagerQueue::Free::operator()(char* p) const { std::free(p); }
 
 static std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
@@ -18,16 +19,18 @@ EagerQueue::EagerQueue(std::size_t slots, std::size_t payload_capacity)
       stride_(round_up(sizeof(SlotHeader) + payload_capacity, kCacheLine)) {
   if (slots < 2 || (slots & (slots - 1)) != 0)
     throw std::invalid_argument("EagerQueue: slots must be a power of two >= 2");
-  void* p = std::aligned_alloc(kCacheLine, stride_ * slots_);
+  // Zeroed memory: every slot's seq starts at 0 (position i of the first lap
+  // is published at seq i + 1) without being written, so the pages of slots
+  // a pair of ranks never uses are never touched -- a large eager limit
+  // costs address space, not memory, until messages fill the slots.
+  void* p = std::calloc(1, stride_ * slots_ + kCacheLine);
   if (!p) throw std::bad_alloc();
   memory_.reset(static_cast<char*>(p));
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  slots_memory_ = static_cast<char*>(p) + (kCacheLine - at % kCacheLine) % kCacheLine;
+  for (std::size_t i = 0; i < slots_; ++i) new (slots_memory_ + i * stride_) SlotHeader;
   release_batch_ = std::max<std::size_t>(1, slots_ / 4);
   taken_.reset(new unsigned char[slots_]());
-  // seq 0: position i of the first lap is published at seq i + 1.
-  for (std::size_t i = 0; i < slots_; ++i) {
-    auto* s = new (memory_.get() + i * stride_) SlotHeader;
-    s->seq.store(0, std::memory_order_relaxed);
-  }
   limit_ = slots_;
 }
 

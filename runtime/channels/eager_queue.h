@@ -153,10 +153,10 @@ class EagerQueue {
 
  private:
   SlotHeader* slot(std::uint64_t pos) const {
-    return reinterpret_cast<SlotHeader*>(memory_.get() + (pos & mask_) * stride_);
+    return reinterpret_cast<SlotHeader*>(slots_memory_ + (pos & mask_) * stride_);
   }
 
-  struct FreeAligned {
+  struct Free {
     void operator()(char* p) const;
   };
 
@@ -164,7 +164,8 @@ class EagerQueue {
   const std::uint64_t mask_;  // slots_ - 1: a position's slot index without a division
   const std::size_t payload_capacity_;
   const std::size_t stride_;
-  std::unique_ptr<char, FreeAligned> memory_;
+  std::unique_ptr<char, Free> memory_;  // zeroed, a line more than the slots need
+  char* slots_memory_;                   // in memory_, on a cache line
   alignas(kCacheLine) std::uint64_t tail_ = 0;  // producer's own position
   std::uint64_t limit_ = 0;                      // producer's copy of released_ + slots_
   alignas(kCacheLine) std::atomic<std::uint64_t> released_{0};  // written by the consumer

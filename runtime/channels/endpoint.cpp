@@ -124,11 +124,25 @@ Endpoint::Endpoint(int me, Waiter& waiter, const Peers& peers, QueueTable& queue
       peers_(peers),
       queues_(queues),
       eager_limit_(eager_limit),
-      shared_cores_(shared_cores),
-      out_(static_cast<std::size_t>(peers.size()), nullptr),
-      queued_to_(static_cast<std::size_t>(peers.size()), 0) {}
+      shared_cores_(shared_cores) {}
 
 Endpoint::~Endpoint() = default;
+
+bool Endpoint::learn_inbound() {
+  QueueTable::Inbound* head = queues_.inbound(me_);
+  if (head == known_head_) return false;
+  for (QueueTable::Inbound* in = head; in != known_head_; in = in->next) {
+    in_by_sender_[in->sender] = &in->queue;
+    inbound_.push_back(in);
+  }
+  known_head_ = head;
+  // By sender, as a wildcard receive looks at the senders' queues in turn.
+  std::sort(inbound_.begin(), inbound_.end(),
+            [](const QueueTable::Inbound* a, const QueueTable::Inbound* b) {
+              return a->sender < b->sender;
+            });
+  return true;
+}
 
 Request* Endpoint::new_request() {
   if (!free_requests_) {
@@ -214,7 +228,7 @@ void Endpoint::enqueue(Request* r) {
   else
     queued_head_ = r;
   queued_tail_ = r;
-  ++queued_to_[static_cast<std::size_t>(r->peer)];
+  ++queued_to_[r->peer];
   ++queued_total_;
   // The receiver drains full queues while it waits: make sure it looks.
   wake(r->peer);
@@ -237,7 +251,7 @@ void Endpoint::push_queued() {
     }
     *link = r->next;
     if (queued_tail_ == r) queued_tail_ = prev;
-    --queued_to_[static_cast<std::size_t>(r->peer)];
+    --queued_to_[r->peer];
     --queued_total_;
   }
 }
@@ -357,15 +371,17 @@ bool Endpoint::match(Request* r) {
     const int s = peers_.local_of(r->peer);
     return s >= 0 && match_queue(r, s);
   }
-  for (int s = 0; s < peers_.size(); ++s)
-    if (match_queue(r, s)) return true;
+  learn_inbound();
+  for (QueueTable::Inbound* in : inbound_)
+    if (match_queue(r, in->sender)) return true;
   return false;
 }
 
 void Endpoint::drain_full_queues() {
-  for (int s = 0; s < peers_.size(); ++s) {
-    EagerQueue* q = in_queue(s);
-    if (!q) continue;
+  learn_inbound();
+  for (QueueTable::Inbound* in : inbound_) {
+    const int s = in->sender;
+    EagerQueue* q = &in->queue;
     // Hand back slots consumed but not yet released first: that alone may
     // unblock the sender.
     if (q->release()) wake(s);
@@ -417,11 +433,12 @@ void Endpoint::match_posted() {
     it = unexpected.erase(it);
     retire_posted(i);
   }
-  for (int s = 0; s < peers_.size() && matcher_.posted() != 0; ++s) {
+  learn_inbound();
+  for (std::size_t k = 0; k < inbound_.size() && matcher_.posted() != 0; ++k) {
+    const int s = inbound_[k]->sender;
     const int sender = peers_.world_of(s);
     if (!matcher_.any_source() && matcher_.first_from(sender) == Matcher::kNone) continue;
-    EagerQueue* q = in_queue(s);
-    if (!q) continue;
+    EagerQueue* q = &inbound_[k]->queue;
     bool made_room = false;
     q->scan([&](std::uint64_t pos, SlotHeader* h) {
       const std::size_t i =
@@ -571,11 +588,12 @@ bool Endpoint::iprobe(int source, const Comm& comm, int tag, PURE_Status* status
     return true;
   };
   if (found()) return true;
-  for (int s = 0; s < peers_.size(); ++s) {
-    const int sender = peers_.world_of(s);
+  learn_inbound();
+  for (QueueTable::Inbound* in : inbound_) {
+    const int sender = peers_.world_of(in->sender);
     if (source >= 0 && sender != source) continue;
-    EagerQueue* q = in_queue(s);
-    if (q && q->scan([&](std::uint64_t, SlotHeader* h) {
+    EagerQueue* q = &in->queue;
+    if (q->scan([&](std::uint64_t, SlotHeader* h) {
           if (!matches(probe, Envelope{sender, h->source, h->context, h->tag})) return false;
           fill_probe_status(status, h->source, h->tag, h->bytes);
           return true;

@@ -23,6 +23,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/int_map.h"
 #include "base/peers.h"
 #include "base/waiter.h"
 #include "channels/eager_queue.h"
@@ -95,12 +96,30 @@ class Endpoint {
   void retire_posted(std::size_t i);
 
  private:
+  // The queue to local rank `dest`, created on first use. The last one used
+  // is at hand without a lookup (a rank mostly talks to the same peer
+  // several times in a row).
   EagerQueue& out_queue(int dest) {
-    EagerQueue*& q = out_[static_cast<std::size_t>(dest)];
-    if (!q) q = &queues_.for_sender(me_, dest);
+    if (dest == last_dest_) return *last_out_;
+    EagerQueue*& q = out_[dest];
+    if (!q) q = &queues_.create(me_, dest);
+    last_dest_ = dest;
+    last_out_ = q;
     return *q;
   }
-  EagerQueue* in_queue(int sender) const { return queues_.for_receiver(sender, me_); }
+  // The queue from local rank `sender`, or nullptr while it has sent nothing.
+  // The last one asked for is at hand without a lookup.
+  EagerQueue* in_queue(int sender) {
+    if (sender == last_sender_) return last_in_;
+    EagerQueue** q = in_by_sender_.find(sender);
+    if (!q && learn_inbound()) q = in_by_sender_.find(sender);
+    if (!q) return nullptr;
+    last_sender_ = sender;
+    last_in_ = *q;
+    return *q;
+  }
+  // Takes in the queues announced to us since we last looked; whether any.
+  bool learn_inbound();
 
   // ---- send side ----
   template <class Fill>
@@ -109,7 +128,11 @@ class Endpoint {
                   int dest, const Comm& comm, int tag);
   bool push_announcement(RendezvousDescriptor* d, int dest, const Comm& comm, int tag);
   bool try_push(Request* r);  // a queued send into its queue; true when pushed
-  bool queued_to(int dest) const { return queued_to_[static_cast<std::size_t>(dest)] != 0; }
+  bool queued_to(int dest) const {
+    if (queued_total_ == 0) return false;  // the usual case: no lookup
+    const std::uint32_t* n = queued_to_.find(dest);
+    return n && *n != 0;
+  }
   void enqueue(Request* r);
   void push_queued();
 
@@ -134,10 +157,18 @@ class Endpoint {
   Remote* remote_ = nullptr;
 
   Matcher matcher_;
-  std::vector<EagerQueue*> out_;            // my outgoing queues, by destination, once used
+  // Per peer, only for the peers this rank has talked to (queue_table.h).
+  IntMap<EagerQueue*> out_;                      // my queues to each destination
+  int last_dest_ = -1;                           // the destination of last_out_
+  EagerQueue* last_out_ = nullptr;
+  std::vector<QueueTable::Inbound*> inbound_;    // queues to me, by sender
+  IntMap<EagerQueue*> in_by_sender_;
+  int last_sender_ = -1;                         // the sender of last_in_
+  EagerQueue* last_in_ = nullptr;
+  QueueTable::Inbound* known_head_ = nullptr;    // the newest announcement learnt
   Request* queued_head_ = nullptr;          // queued sends, oldest first (Request::next)
   Request* queued_tail_ = nullptr;
-  std::vector<std::uint32_t> queued_to_;    // queued sends per destination
+  IntMap<std::uint32_t> queued_to_;         // queued sends per destination
   std::size_t queued_total_ = 0;
   std::vector<Request*> detached_;          // freed by the user while active
 

@@ -1,6 +1,13 @@
 // QueueTable: the eager queues between the rank threads of one process, one
-// per ordered pair, each created by its sender on first use and reused for
-// the whole job.
+// per ordered pair of ranks that ever exchange a message, created by the
+// sender on first use and reused for the whole job. Nothing exists for pairs
+// that never talk, so a process of thousands of ranks that each talk to a
+// few costs memory in its ranks, not in their square.
+//
+// A sender creates the queue to `to` and announces it by pushing it on
+// `to`'s inbound list (a lock-free stack: several senders may announce at
+// once). The receiver learns its queues by walking that list from its head
+// down to the head it saw last (Endpoint keeps what it learnt).
 #pragma once
 
 #include <atomic>
@@ -14,45 +21,54 @@ namespace pure {
 
 class QueueTable {
  public:
+  // One queue and where it comes from, as the receiver's list holds it.
+  struct Inbound {
+    Inbound(std::size_t slots, std::size_t payload, int from) : queue(slots, payload), sender(from) {}
+    EagerQueue queue;
+    const int sender;             // local index
+    Inbound* next = nullptr;      // older announcements to the same receiver
+  };
+
   // `ranks` rank threads; every queue has `slots` slots of `payload` bytes.
   QueueTable(int ranks, std::size_t slots, std::size_t payload)
-      : ranks_(static_cast<std::size_t>(ranks)),
-        slots_(slots),
+      : slots_(slots),
         payload_(payload),
-        queues_(new std::atomic<EagerQueue*>[ranks_ * ranks_]),
-        storage_(ranks_ * ranks_) {
-    for (std::size_t i = 0; i < ranks_ * ranks_; ++i)
-      queues_[i].store(nullptr, std::memory_order_relaxed);
+        heads_(new std::atomic<Inbound*>[static_cast<std::size_t>(ranks)]),
+        owned_(static_cast<std::size_t>(ranks)) {
+    for (int i = 0; i < ranks; ++i) heads_[static_cast<std::size_t>(i)].store(nullptr, std::memory_order_relaxed);
   }
   QueueTable(const QueueTable&) = delete;
   QueueTable& operator=(const QueueTable&) = delete;
 
-  // The queue from local rank `from` to `to`, created on first use. Only
-  // `from` calls it.
-  EagerQueue& for_sender(int from, int to) {
-    const std::size_t s = slot(from, to);
-    if (EagerQueue* q = queues_[s].load(std::memory_order_relaxed)) return *q;
-    storage_[s] = std::make_unique<EagerQueue>(slots_, payload_);
-    // Release pairs with the receiver's acquire in for_receiver: it sees the
-    // initialised slots before the pointer.
-    queues_[s].store(storage_[s].get(), std::memory_order_release);
-    return *storage_[s];
+  // Creates the queue from local rank `from` to `to` and announces it to
+  // `to`. Only `from` calls it, once per `to`.
+  EagerQueue& create(int from, int to) {
+    auto& mine = owned_[static_cast<std::size_t>(from)];
+    mine.push_back(std::make_unique<Inbound>(slots_, payload_, from));
+    Inbound* node = mine.back().get();
+    std::atomic<Inbound*>& head = heads_[static_cast<std::size_t>(to)];
+    Inbound* seen = head.load(std::memory_order_relaxed);
+    do {
+      node->next = seen;
+      // Release pairs with the receiver's acquire in inbound(): it sees the
+      // initialised queue, and every older node, before the pointer.
+    } while (!head.compare_exchange_weak(seen, node, std::memory_order_release,
+                                         std::memory_order_relaxed));
+    return node->queue;
   }
-  // The same queue as seen by `to`: nullptr until the sender created it.
-  EagerQueue* for_receiver(int from, int to) const {
-    return queues_[slot(from, to)].load(std::memory_order_acquire);
+
+  // The newest queue announced to `to` (then follow `next`); nullptr when none.
+  Inbound* inbound(int to) const {
+    return heads_[static_cast<std::size_t>(to)].load(std::memory_order_acquire);
   }
 
  private:
-  std::size_t slot(int from, int to) const {
-    return static_cast<std::size_t>(from) * ranks_ + static_cast<std::size_t>(to);
-  }
-
-  const std::size_t ranks_;
   const std::size_t slots_;
   const std::size_t payload_;
-  std::unique_ptr<std::atomic<EagerQueue*>[]> queues_;
-  std::vector<std::unique_ptr<EagerQueue>> storage_;  // by slot; written by the sender only
+  std::unique_ptr<std::atomic<Inbound*>[]> heads_;  // per receiver
+  // Per sender, the queues it created; each vector is touched by its sender
+  // only (and destroyed with the table, after every rank ended).
+  std::vector<std::vector<std::unique_ptr<Inbound>>> owned_;
 };
 
 }  // namespace pure
