@@ -14,7 +14,7 @@ pure_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The Clang 14 packages are for tools/mpi2pure (clang-14 brings the builtin
 # headers it parses with).
 pure_packages=(
-  build-essential cmake pkg-config
+  build-essential cmake ninja-build pkg-config
   libhwloc-dev libboost-dev
   libopenmpi-dev openmpi-bin
   libmpich-dev mpich
@@ -46,10 +46,14 @@ pure_install_deps() {
 }
 
 # Configures and builds the Release tree ($BUILD_DIR, default build/) with at
-# most two compile jobs. Quiet unless it fails; --verbose shows the output.
+# most two compile jobs, with Ninja (a tree configured before with another
+# generator keeps it). Quiet unless it fails; --verbose shows the output.
 pure_build_release() {
-  local dir=${BUILD_DIR:-$pure_root/build} verbose=${1:-}
-  pure_build_step "$verbose" cmake -S "$pure_root" -B "$dir" -DCMAKE_BUILD_TYPE=Release &&
+  local dir=${BUILD_DIR:-$pure_root/build} verbose=${1:-} generator=()
+  if [ ! -f "$dir/CMakeCache.txt" ] || grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt"; then
+    generator=(-G Ninja)
+  fi
+  pure_build_step "$verbose" cmake -S "$pure_root" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release &&
     pure_build_step "$verbose" cmake --build "$dir" -j2
 }
 

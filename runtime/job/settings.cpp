@@ -1,0 +1,286 @@
+#include "job/settings.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace pure::settings {
+
+namespace {
+
+constexpr int kMaxRanks = 4096;
+constexpr long long kMaxTaskChunks = 1 << 24;
+constexpr long long kMaxHelpers = 1024;
+constexpr long long kMaxEagerLimit = 1 << 20;
+constexpr long long kMaxReducePartition = 1LL << 30;
+
+bool parse_long(const char* text, long long* out) {
+  if (*text == '\0') return false;
+  errno = 0;
+  char* end = nullptr;
+  const long long value = std::strtoll(text, &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  *out = value;
+  return true;
+}
+
+// Byte sizes accept a K, M or G suffix (powers of 1024).
+bool parse_bytes(const char* text, long long* out) {
+  std::string digits = text;
+  if (digits.empty()) return false;
+  long long scale = 1;
+  switch (digits.back()) {
+    case 'k': case 'K': scale = 1LL << 10; digits.pop_back(); break;
+    case 'm': case 'M': scale = 1LL << 20; digits.pop_back(); break;
+    case 'g': case 'G': scale = 1LL << 30; digits.pop_back(); break;
+    default: break;
+  }
+  long long value = 0;
+  if (!parse_long(digits.c_str(), &value) || value < 0 || value > (1LL << 40)) return false;
+  *out = value * scale;
+  return true;
+}
+
+bool parse_seconds(const char* text, double* out) {
+  if (*text == '\0') return false;
+  errno = 0;
+  char* end = nullptr;
+  const double value = std::strtod(text, &end);
+  if (errno != 0 || *end != '\0' || !std::isfinite(value)) return false;
+  *out = value;
+  return true;
+}
+
+std::string number(double v) {
+  std::string s = std::to_string(v);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+// A count read into `field` (range checks are the Setting's check).
+template <class T>
+std::string read_count(const char* text, T& field, long long low, long long high,
+                       const char* expected) {
+  long long n = 0;
+  if (!parse_long(text, &n) || n < low || n > high) return expected;
+  field = static_cast<T>(n);
+  return {};
+}
+
+std::string range(const std::string& value, const std::string& rule) {
+  return "=" + value + ": " + rule;
+}
+
+}  // namespace
+
+const std::vector<Setting>& table() {
+  static const std::vector<Setting> rows = {
+      {"PURE_RANKS", "1 to 4096", "cores in the process's cpuset",
+       "number of rank threads of the whole job (purerun -n)",
+       [](const char* v, Config& c) {
+         return read_count(v, c.ranks, 1, kMaxRanks, "expected a rank count between 1 and 4096");
+       },
+       [](const Config& c) -> std::string {
+         if (c.ranks >= 0 && c.ranks <= kMaxRanks) return {};
+         return range(std::to_string(c.ranks),
+                      "must be between 1 and 4096 (or unset for one rank per core)");
+       }},
+      {"PURE_BIND", "core, none", "core",
+       "core: pin one rank per core, round-robin when ranks outnumber cores; none: no pinning",
+       [](const char* v, Config& c) -> std::string {
+         if (std::strcmp(v, "core") == 0) c.bind = Bind::core;
+         else if (std::strcmp(v, "none") == 0) c.bind = Bind::none;
+         else return "expected 'core' or 'none'";
+         return {};
+       },
+       [](const Config&) { return std::string(); }},
+      {"PURE_EAGER_LIMIT", "64 to 1M bytes; K, M, G suffixes", "8K",
+       "messages smaller than this many bytes go through the eager queue, larger ones by "
+       "single-copy rendezvous",
+       [](const char* v, Config& c) -> std::string {
+         long long n = 0;
+         if (!parse_bytes(v, &n)) return "expected a byte count such as 8192 or 8K";
+         c.eager_limit = static_cast<std::size_t>(n);
+         return {};
+       },
+       [](const Config& c) -> std::string {
+         if (c.eager_limit >= 64 && c.eager_limit <= kMaxEagerLimit) return {};
+         return range(std::to_string(c.eager_limit), "must be between 64 bytes and 1M");
+       }},
+      {"PURE_QUEUE_SLOTS", "a power of two from 2 to 1024", "16",
+       "slots of each sender-to-receiver eager queue",
+       [](const char* v, Config& c) {
+         return read_count(v, c.queue_slots, -(1LL << 30), 1LL << 30,
+                           "expected a power of two between 2 and 1024");
+       },
+       [](const Config& c) -> std::string {
+         const int s = c.queue_slots;
+         if (s >= 2 && s <= 1024 && (s & (s - 1)) == 0) return {};
+         return range(std::to_string(s), "must be a power of two between 2 and 1024");
+       }},
+      {"PURE_REDUCE_PARTITION", "auto, or 0 to 1G bytes; K, M, G suffixes", "auto",
+       "reduce and allreduce (predefined ops) of at least this many bytes use the partitioned "
+       "reducer, where every rank folds a slice of all inputs; smaller ones are folded by one "
+       "rank (flat combining), except an allreduce of two ranks up to 2 KiB, where both ranks "
+       "exchange their inputs and each folds them. auto: the thresholds measured with "
+       "tools/bench.sh coll --threshold, which depend on whether ranks have cores of their own "
+       "or share them as fibers or as threads (PURE_STATS=1 prints the one in effect)",
+       [](const char* v, Config& c) -> std::string {
+         long long n = 0;
+         if (std::strcmp(v, "auto") == 0) c.reduce_partition = kReducePartitionAuto;
+         else if (!parse_bytes(v, &n)) return "expected 'auto' or a byte count such as 2048 or 2K";
+         else c.reduce_partition = static_cast<std::size_t>(n);
+         return {};
+       },
+       [](const Config& c) -> std::string {
+         if (c.reduce_partition == kReducePartitionAuto ||
+             c.reduce_partition <= static_cast<std::size_t>(kMaxReducePartition))
+           return {};
+         return range(std::to_string(c.reduce_partition),
+                      "must be 'auto' or between 0 (every reduction partitioned) and 1G");
+       }},
+      {"PURE_WAIT", "auto, spin, park", "auto",
+       "how a blocked rank waits: auto (spin while every rank has a core; when ranks share "
+       "cores as fibers, switch to the next rank of the core every round, then, once its core's "
+       "other ranks are done, as below; as threads, a few spin rounds, a few yields, then park, "
+       "so a waiting rank hands its core to the ranks it waits for), spin, park (these two apply "
+       "to a fiber once it is the last of its core)",
+       [](const char* v, Config& c) -> std::string {
+         if (std::strcmp(v, "auto") == 0) c.wait = WaitMode::automatic;
+         else if (std::strcmp(v, "spin") == 0) c.wait = WaitMode::spin;
+         else if (std::strcmp(v, "park") == 0) c.wait = WaitMode::park;
+         else return "expected 'auto', 'spin' or 'park'";
+         return {};
+       },
+       [](const Config&) { return std::string(); }},
+      {"PURE_FIBERS", "auto, off", "auto",
+       "auto: when ranks outnumber cores, the ranks that share a core are fibers taking turns "
+       "on one kernel thread, where the machine allows it; off: they are threads the kernel "
+       "switches",
+       [](const char* v, Config& c) -> std::string {
+         if (std::strcmp(v, "auto") == 0) c.fibers = true;
+         else if (std::strcmp(v, "off") == 0) c.fibers = false;
+         else return "expected 'auto' or 'off'";
+         return {};
+       },
+       [](const Config&) { return std::string(); }},
+      {"PURE_DEADLOCK_TIMEOUT", "seconds, 0 or more", "10",
+       "seconds with every running rank blocked and no progress anywhere before the job ends "
+       "with a report of what each rank waits on; 0 disables",
+       [](const char* v, Config& c) -> std::string {
+         if (!parse_seconds(v, &c.deadlock_timeout_s)) return "expected seconds, e.g. 10 or 0.5";
+         return {};
+       },
+       [](const Config& c) -> std::string {
+         if (c.deadlock_timeout_s >= 0) return {};
+         return range(number(c.deadlock_timeout_s),
+                      "must be >= 0 seconds (0 disables the detector)");
+       }},
+      {"PURE_ABORT_GRACE", "seconds, more than 0", "5",
+       "seconds that still-running ranks get to notice an abort before the process exits on "
+       "its own",
+       [](const char* v, Config& c) -> std::string {
+         if (!parse_seconds(v, &c.abort_grace_s)) return "expected seconds, e.g. 5";
+         return {};
+       },
+       [](const Config& c) -> std::string {
+         if (c.abort_grace_s > 0) return {};
+         return range(number(c.abort_grace_s), "must be > 0 seconds");
+       }},
+      {"PURE_CHUNK_POLICY", "single, guided", "single",
+       "how many chunks of a task one claim takes: single (one), guided (guided "
+       "self-scheduling: what is left divided by the ranks and helpers of the process)",
+       [](const char* v, Config& c) -> std::string {
+         if (std::strcmp(v, "single") == 0) c.chunk_policy = ChunkPolicy::single;
+         else if (std::strcmp(v, "guided") == 0) c.chunk_policy = ChunkPolicy::guided;
+         else return "expected 'single' or 'guided'";
+         return {};
+       },
+       [](const Config&) { return std::string(); }},
+      {"PURE_STEAL_POLICY", "random, numa, sticky", "random",
+       "where a waiting rank looks for a chunk: random (every other rank, from a random one "
+       "on), numa (ranks on its own NUMA node first), sticky (the rank it last stole from "
+       "first, then at random)",
+       [](const char* v, Config& c) -> std::string {
+         if (std::strcmp(v, "random") == 0) c.steal_policy = StealPolicy::random;
+         else if (std::strcmp(v, "numa") == 0) c.steal_policy = StealPolicy::numa;
+         else if (std::strcmp(v, "sticky") == 0) c.steal_policy = StealPolicy::sticky;
+         else return "expected 'random', 'numa' or 'sticky'";
+         return {};
+       },
+       [](const Config&) { return std::string(); }},
+      {"PURE_MAX_TASK_CHUNKS", "1 to 16777216", "128",
+       "chunks per task, and the cap on a count a task asks for itself",
+       [](const char* v, Config& c) {
+         return read_count(v, c.max_task_chunks, 1, kMaxTaskChunks,
+                           "expected a chunk count between 1 and 16777216");
+       },
+       [](const Config& c) -> std::string {
+         if (c.max_task_chunks >= 1 && c.max_task_chunks <= kMaxTaskChunks) return {};
+         return range(std::to_string(c.max_task_chunks), "must be between 1 and 16777216");
+       }},
+      {"PURE_HELPERS", "0 to 1024", "0",
+       "extra threads that only steal task chunks, pinned to cores the ranks leave free "
+       "(unpinned when there are none)",
+       [](const char* v, Config& c) {
+         return read_count(v, c.helpers, 0, kMaxHelpers, "expected a thread count between 0 and 1024");
+       },
+       [](const Config& c) -> std::string {
+         if (c.helpers >= 0 && c.helpers <= kMaxHelpers) return {};
+         return range(std::to_string(c.helpers), "must be between 0 and 1024");
+       }},
+      {"PURE_STATS", "0, 1", "0",
+       "1: when the job ends, print the settings in effect (what auto chose included) and each "
+       "rank's task counters (tasks, own chunks, stolen chunks)",
+       [](const char* v, Config& c) -> std::string {
+         if (std::strcmp(v, "1") == 0) c.stats = true;
+         else if (std::strcmp(v, "0") == 0) c.stats = false;
+         else return "expected 0 or 1";
+         return {};
+       },
+       [](const Config&) { return std::string(); }},
+      {"PURE_PROCS", "1 to 4096", "1",
+       "processes of the job, set by purerun --procs or --ranks-per-proc; above 1 every "
+       "process initialises MPI and PURE_RANKS counts the ranks of the whole job",
+       [](const char* v, Config& c) {
+         return read_count(v, c.procs, 1, kMaxRanks, "expected a process count between 1 and 4096");
+       },
+       [](const Config& c) -> std::string {
+         if (c.procs >= 1 && c.procs <= kMaxRanks) return {};
+         return range(std::to_string(c.procs), "must be between 1 and 4096");
+       }},
+      {"PURE_RANK_MAP", "a file", "SMP-style: rank r in process r / ceil(ranks / processes)",
+       "a file placing every rank on a process: whitespace-separated process numbers, the i-th "
+       "being rank i's, # comments; needs several processes",
+       [](const char* v, Config& c) -> std::string {
+         if (*v == '\0') return "expected the path of a rank-map file";
+         c.rank_map = v;
+         return {};
+       },
+       [](const Config&) { return std::string(); }},
+      {"PURE_MPIRUN", "a program", "that of the MPI the program links",
+       "the mpirun that purerun starts the processes of a job with",
+       [](const char*, Config&) { return std::string(); },  // purerun's alone
+       [](const Config&) { return std::string(); }},
+  };
+  return rows;
+}
+
+const Setting* find(const std::string& name) {
+  for (const Setting& s : table())
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+std::string option_of(const char* name) {
+  std::string option = "--";
+  for (const char* p = name + std::strlen("PURE_"); *p; ++p)
+    option += *p == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+  return option;
+}
+
+}  // namespace pure::settings
