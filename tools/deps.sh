@@ -17,7 +17,7 @@ pure_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Debian only recommends).
 pure_packages=(
   build-essential cmake ninja-build pkg-config
-  libhwloc-dev libboost-dev
+  libhwloc-dev libboost-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin
   libmpich-dev mpich
   libgtest-dev libgmock-dev libbenchmark-dev

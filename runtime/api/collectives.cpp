@@ -82,7 +82,7 @@ template <class Body>
 int reduction(const char* name, const void* sendbuf, void* recvbuf, int count,
               PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, bool may_be_in_place,
               Body&& body) {
-  return call(name, [&](Call& c) {
+  return collective(name, [&](Call& c) {
     checked_reduction(c, comm_arg(c, comm), name, sendbuf, recvbuf, count, datatype, op,
                       may_be_in_place, body);
   });
@@ -139,7 +139,7 @@ int pure_reduce_local(const void* inbuf, void* inoutbuf, int count, PURE_Datatyp
 }
 
 int pure_barrier(PURE_Comm comm) {
-  return call("pure_barrier", [&](Call& c) {
+  return collective("pure_barrier", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (coll::pair_barrier(c.rank.member(), cm, "pure_barrier")) return;
     route::barrier(c.rank, cm, "pure_barrier");
@@ -147,7 +147,7 @@ int pure_barrier(PURE_Comm comm) {
 }
 
 int pure_bcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_Comm comm) {
-  return call("pure_bcast", [&](Call& c) {
+  return collective("pure_bcast", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     root_arg(cm, root);
     TypeRef t = type_arg(c, datatype);
@@ -173,7 +173,7 @@ int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
 
 int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                    PURE_Op op, PURE_Comm comm) {
-  return call("pure_allreduce", [&](Call& c) {
+  return collective("pure_allreduce", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     // Two rank threads, a predefined op and type, data that fits a line:
     // the exchange straight from the arguments, with no Reduction built.
@@ -244,7 +244,7 @@ int pure_reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
 int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                  const int recvcounts[], const int displs[], PURE_Datatype recvtype, int root,
                  PURE_Comm comm) {
-  return call("pure_gatherv", [&](Call& c) {
+  return collective("pure_gatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     root_arg(cm, root);
     const bool at_root = cm.rank() == root;
@@ -267,7 +267,7 @@ int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
 
 int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                 int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
-  return call("pure_gather", [&](Call& c) {
+  return collective("pure_gather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     root_arg(cm, root);
     const bool at_root = cm.rank() == root;
@@ -292,7 +292,7 @@ int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void
 int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                   PURE_Datatype sendtype, void* recvbuf, int recvcount, PURE_Datatype recvtype,
                   int root, PURE_Comm comm) {
-  return call("pure_scatterv", [&](Call& c) {
+  return collective("pure_scatterv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     root_arg(cm, root);
     const bool at_root = cm.rank() == root;
@@ -315,7 +315,7 @@ int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[
 
 int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                  int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
-  return call("pure_scatter", [&](Call& c) {
+  return collective("pure_scatter", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     root_arg(cm, root);
     const bool at_root = cm.rank() == root;
@@ -340,7 +340,7 @@ int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
 int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                     const int recvcounts[], const int displs[], PURE_Datatype recvtype,
                     PURE_Comm comm) {
-  return call("pure_allgatherv", [&](Call& c) {
+  return collective("pure_allgatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     TypeRef st, rt = type_arg(c, recvtype);
     if (!in_place(sendbuf)) {
@@ -358,7 +358,7 @@ int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, 
 
 int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                    int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_allgather", [&](Call& c) {
+  return collective("pure_allgather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     TypeRef st, rt = type_arg(c, recvtype);
     if (!in_place(sendbuf)) {
@@ -376,7 +376,7 @@ int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, v
 int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                    PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_alltoallv", [&](Call& c) {
+  return collective("pure_alltoallv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     TypeRef st, rt = type_arg(c, recvtype);
     if (!in_place(sendbuf)) {
@@ -394,7 +394,7 @@ int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
 
 int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                   int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_alltoall", [&](Call& c) {
+  return collective("pure_alltoall", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (coll::pair_alltoall(c.rank.member(), cm, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                             recvtype))
