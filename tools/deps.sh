@@ -12,7 +12,8 @@ pure_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # openmpi-bin brings mpirun (and openssh-client, which its launcher wants);
 # MPICH is the second MPI that jobs of several processes are tested against.
 # The Clang 14 packages are for tools/mpi2pure (clang-14 brings the builtin
-# headers it parses with).
+# headers it parses with). tools/bench_report.py runs on Debian's python3;
+# matplotlib draws the figures of tools/bench.sh --plot.
 pure_packages=(
   build-essential cmake ninja-build pkg-config
   libhwloc-dev libboost-dev
@@ -20,6 +21,7 @@ pure_packages=(
   libmpich-dev mpich
   libgtest-dev libgmock-dev libbenchmark-dev
   libclang-cpp14-dev libclang-14-dev llvm-14-dev clang-14
+  python3 python3-matplotlib
 )
 
 pure_install_deps() {
