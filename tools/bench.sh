@@ -113,7 +113,7 @@ suite_options() {
   plot=()
   threshold=''
   while [ $# -gt 0 ]; do
-    [[ $allowed == *" ${1#--} "* ]] || { usage >&2; die "$name: unknown option '$1'"; }
+    [[ $1 == --* && $allowed == *" ${1#--} "* ]] || { usage >&2; die "$name: unknown option '$1'"; }
     case $1 in
       --quick) quick=1; shift ;;
       --plot) plot=(--plot); shift ;;
