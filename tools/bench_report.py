@@ -853,6 +853,7 @@ def cmd_show(args):
     (directory / "report.txt").write_text(out.text())
     sys.stdout.write(out.text())
     if args.plot:
+        sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
         import bench_plot  # matplotlib, only when figures are asked for
 
         names = bench_plot.draw(ctx, runs, directory)
