@@ -216,17 +216,24 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
 }
 
 // The settings in effect, with what `auto` resolved to (PURE_STATS=1): one
-// line of name=value pairs that scripts read (tools/bench_report.py).
+// line of name=value pairs that scripts read (tools/bench_report.py). The
+// reduce_partition_auto_* pairs are what PURE_REDUCE_PARTITION=auto would pick
+// in each of the three cases, so a benchmark of the threshold can show them
+// from any one run.
 void Process::print_settings() const {
   const char* wait = config_.wait == WaitMode::spin   ? "spin"
                      : config_.wait == WaitMode::park ? "park"
                                                       : "auto";
   std::fprintf(stderr,
                "pure: settings: ranks=%d procs=%d process=%d cores=%d fibers=%s wait=%s "
-               "eager_limit=%zu queue_slots=%d reduce_partition=%zu helpers=%d\n",
+               "eager_limit=%zu queue_slots=%d reduce_partition=%zu helpers=%d "
+               "reduce_partition_auto_own_cores=%zu reduce_partition_auto_fibers=%zu "
+               "reduce_partition_auto_threads=%zu\n",
                size_, map_.procs(), proc_, Topology::get().cores(), fibers_ ? "on" : "off", wait,
                config_.eager_limit, config_.queue_slots, collectives_.reduce_partition(),
-               config_.helpers);
+               config_.helpers, coll::resolve_partition(kReducePartitionAuto, false, false),
+               coll::resolve_partition(kReducePartitionAuto, true, true),
+               coll::resolve_partition(kReducePartitionAuto, true, false));
 }
 
 std::string Process::deadlock_report() {
