@@ -55,8 +55,9 @@ class Target:
 
 # Every goal the reports judge (DESIGN.md's performance targets and the
 # issues'). A ratio compares Pure with Open MPI so that > 1 means Pure is
-# faster (Open MPI's time / Pure's, Pure's bandwidth / Open MPI's). "paired": on a VM with slow and fast phases the two bests may come
-# from different phases, so the ratio within each round counts too.
+# faster (Open MPI's time / Pure's, Pure's bandwidth / Open MPI's).
+# "paired": on a VM with slow and fast phases the two bests may come from
+# different phases, so the ratio within each round counts too.
 TARGETS = (
     Target("p2p", "", "lat", 8, None, 1.5, True,
            "8 B latency >= 1.5x faster than Open MPI (and <= 1.3x the two-line floor: bench.sh floor)"),
