@@ -134,7 +134,6 @@ TEST_P(Trace, HasATrackPerRankSlicesAndArrows) {
     EXPECT_LT(poll_slices[r], kPolls / 2) << "rank " << r << "'s polls were not merged";
   }
   EXPECT_EQ(slices_by_tid[0].count("task"), 1u);
-  EXPECT_EQ(slices_by_tid[0].count("chunk"), 1u);
 
   // One arrow per message, each with both ends: from each rank to the next
   // around the ring, and rank 0's tagged messages to rank 1.
@@ -150,12 +149,17 @@ TEST_P(Trace, HasATrackPerRankSlicesAndArrows) {
   for (int r = 0; r < n; ++r)
     EXPECT_EQ(edges.count({r, (r + 1) % n}), 1u) << "no arrow from rank " << r << " to the next";
 
-  // The stolen chunk: on a thief's track, with an arrow from rank 0.
-  ASSERT_EQ(steal_flows.size(), 1u);
-  const auto& steal = steal_flows.begin()->second;
-  EXPECT_EQ(steal.first - 1, 0);
-  EXPECT_NE(steal.second - 1, 0);
-  EXPECT_EQ(slices_by_tid[steal.second - 1].count("stolen chunk"), 1u);
+  // Stolen chunks: on a thief's track, with an arrow from rank 0. Chunk 1
+  // is always stolen (chunk 0 waits for it); as threads, a thief may take
+  // chunk 0 first, and then another thief or rank 0 runs chunk 1.
+  ASSERT_GE(steal_flows.size(), 1u);
+  ASSERT_LE(steal_flows.size(), 2u);
+  for (const auto& [id, steal] : steal_flows) {
+    EXPECT_EQ(steal.first - 1, 0);
+    EXPECT_NE(steal.second - 1, 0);
+    EXPECT_EQ(slices_by_tid[steal.second - 1].count("stolen chunk"), 1u);
+  }
+  EXPECT_EQ(slices_by_tid[0].count("chunk") + steal_flows.size(), 2u) << "rank 0 ran the chunks nobody stole";
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, Trace, testing::Values(2, 4, 8), rank_count_name);

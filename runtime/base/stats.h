@@ -20,7 +20,7 @@ struct RankStats {
     }
   };
   Traffic sent_local, sent_remote, received_local, received_remote;
-  std::uint64_t blocked_ns = 0;  // time in the wait loop (tight spins excepted)
+  std::uint64_t blocked = 0;  // time in the wait loop (tight spins excepted), in trace stamps
   std::uint64_t collectives = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "base/trace.h"
 
+#include <cstdio>
 #include <cstring>
 #include <initializer_list>
 
@@ -15,6 +16,71 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 }  // namespace
+
+std::uint64_t monotonic_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+namespace {
+bool kernel_keeps_time_with_tsc() {
+#if defined(__x86_64__)
+  std::FILE* f = std::fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+  if (!f) return false;
+  char name[32] = {};
+  const bool tsc = std::fgets(name, sizeof name, f) && std::strncmp(name, "tsc", 3) == 0;
+  std::fclose(f);
+  return tsc;
+#else
+  return false;
+#endif
+}
+
+// Where calibration starts: a stamp and CLOCK_MONOTONIC read together at
+// program start.
+struct Origin {
+  std::uint64_t stamp;
+  std::uint64_t ns;
+};
+Origin read_origin(bool ticks) {
+  Origin o{};
+  o.ns = monotonic_ns();
+#if defined(__x86_64__)
+  o.stamp = ticks ? __rdtsc() : o.ns;
+#else
+  o.stamp = o.ns;
+#endif
+  return o;
+}
+}  // namespace
+
+const bool kStampsAreTicks = kernel_keeps_time_with_tsc();
+namespace {
+const Origin kOrigin = read_origin(kStampsAreTicks);
+}  // namespace
+
+Calibration::Calibration() {
+  if (!kStampsAreTicks) return;
+  std::uint64_t ns = monotonic_ns();
+  if (ns - kOrigin.ns < 2000000) {  // too short a span to measure the rate on
+    const timespec pause{0, 5000000};
+    nanosleep(&pause, nullptr);
+    ns = monotonic_ns();
+  }
+  const std::uint64_t stamp = now();
+  ns_per_stamp_ = static_cast<double>(ns - kOrigin.ns) / static_cast<double>(stamp - kOrigin.stamp);
+}
+
+std::uint64_t Calibration::to_ns(std::uint64_t stamp) const {
+  if (!kStampsAreTicks) return stamp;
+  const double since = static_cast<double>(static_cast<std::int64_t>(stamp - kOrigin.stamp));
+  return kOrigin.ns + static_cast<std::uint64_t>(static_cast<std::int64_t>(since * ns_per_stamp_));
+}
+
+std::uint64_t Calibration::span_ns(std::uint64_t stamps) const {
+  return kStampsAreTicks ? static_cast<std::uint64_t>(static_cast<double>(stamps) * ns_per_stamp_) : stamps;
+}
 
 bool polls(const char* call) {
   for (const char* prefix : {"pure_test", "pure_iprobe", "pure_improbe", "pure_request_get_status"})

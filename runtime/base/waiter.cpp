@@ -101,7 +101,7 @@ void Waiter::leave(const WaitSite& site, std::uint64_t began, trace::How how) {
   status_.leave();
   if (!trace_ && !stats_) return;
   const std::uint64_t end = trace::now();
-  if (stats_) stats_->blocked_ns += end - began;
+  if (stats_) stats_->blocked += end - began;
   if (trace_) {
     trace_->push(trace::Event{began, end, "wait", 0, -1, site.peer, site.tag, -1,
                               trace::Event::Kind::slice, how});

@@ -18,8 +18,9 @@ using nlohmann::json;
 // process p gets one above every rank's.
 int helper_tid(int world_size, int proc, int helper) { return world_size + proc * 1024 + helper; }
 
-double micros(std::uint64_t ns, std::int64_t offset) {
-  return static_cast<double>(static_cast<std::int64_t>(ns) - offset) / 1000.0;
+// Microseconds on process 0's time line (Chrome's unit) of a stamp.
+double micros(const trace::Calibration& clock, std::uint64_t stamp, std::int64_t offset) {
+  return static_cast<double>(static_cast<std::int64_t>(clock.to_ns(stamp)) - offset) / 1000.0;
 }
 
 // The arguments of an event that has them.
@@ -52,8 +53,7 @@ Observers::Observers(const Config& config, std::vector<int> world_of_local, int 
       world_size_(world_size),
       helpers_(helpers),
       proc_(proc),
-      cluster_(cluster),
-      origin_(trace::now()) {
+      cluster_(cluster) {
   if (!config_.trace_path.empty()) {
     const std::size_t threads = world_of_.size() + static_cast<std::size_t>(helpers_) + 1;
     for (std::size_t i = 0; i < threads; ++i)
@@ -92,6 +92,7 @@ void Observers::name_context(int local, int context, const std::string& name) {
 
 std::string Observers::trace_part() const {
   const std::int64_t offset = cluster_ ? cluster_->clock_offset_ns() : 0;
+  const trace::Calibration clock;
   std::string out;
   add(out, json{{"name", "process_name"}, {"ph", "M"}, {"pid", proc_},
                 {"args", {{"name", "process " + std::to_string(proc_)}}}});
@@ -111,17 +112,17 @@ std::string Observers::trace_part() const {
     static const std::vector<std::pair<int, std::string>> no_names;
     const auto& names = helper ? no_names : context_names_[i];
     b.for_each([&](const trace::Event& e) {
-      json j{{"name", e.name}, {"pid", proc_}, {"tid", tid}, {"ts", micros(e.begin, offset)}};
+      json j{{"name", e.name}, {"pid", proc_}, {"tid", tid}, {"ts", micros(clock, e.begin, offset)}};
       switch (e.kind) {
         case trace::Event::Kind::slice:
           j["ph"] = "X";
-          j["dur"] = micros(e.end, 0) - micros(e.begin, 0);
+          j["dur"] = static_cast<double>(clock.span_ns(e.end - e.begin)) / 1000.0;
           if (json a = args_of(e, names); !a.empty()) j["args"] = a;
           add(out, j);
           break;
         case trace::Event::Kind::chunk:
           j["ph"] = "X";
-          j["dur"] = micros(e.end, 0) - micros(e.begin, 0);
+          j["dur"] = static_cast<double>(clock.span_ns(e.end - e.begin)) / 1000.0;
           j["args"] = {{"chunks", std::to_string(e.tag) + ".." + std::to_string(e.context)}};
           add(out, j);
           break;
@@ -141,14 +142,14 @@ std::string Observers::trace_part() const {
           const std::uint64_t flow =
               trace::flow_id(owner_tid, tid, static_cast<int>(e.id), e.tag, e.id + 1);
           j["ph"] = "X";
-          j["dur"] = micros(e.end, 0) - micros(e.begin, 0);
+          j["dur"] = static_cast<double>(clock.span_ns(e.end - e.begin)) / 1000.0;
           j["args"] = {{"owner (world rank)", owner_tid}, {"chunks", std::to_string(e.tag) + ".." + std::to_string(e.context)}};
           add(out, j);
           add(out, json{{"name", "steal"}, {"ph", "s"}, {"cat", "steal"}, {"id", flow},
                         {"pid", proc_}, {"tid", owner_tid},
-                        {"ts", micros(static_cast<std::uint64_t>(e.bytes), offset)}});
+                        {"ts", micros(clock, static_cast<std::uint64_t>(e.bytes), offset)}});
           add(out, json{{"name", "steal"}, {"ph", "f"}, {"bp", "e"}, {"cat", "steal"}, {"id", flow},
-                        {"pid", proc_}, {"tid", tid}, {"ts", micros(e.begin, offset)}});
+                        {"pid", proc_}, {"tid", tid}, {"ts", micros(clock, e.begin, offset)}});
           break;
         }
         case trace::Event::Kind::counter:
@@ -157,7 +158,7 @@ std::string Observers::trace_part() const {
     });
   }
   buffers_.back()->for_each([&](const trace::Event& e) {
-    add(out, json{{"name", e.name}, {"ph", "C"}, {"pid", proc_}, {"ts", micros(e.begin, offset)},
+    add(out, json{{"name", e.name}, {"ph", "C"}, {"pid", proc_}, {"ts", micros(clock, e.begin, offset)},
                   {"args", {{"value", e.id}}}});
   });
   return out;
@@ -166,6 +167,7 @@ std::string Observers::trace_part() const {
 std::string Observers::stats_part(const std::vector<PURE_Task_stats>& tasks,
                                   PURE_Task_stats helpers) const {
   json ranks = json::array();
+  const trace::Calibration clock;
   for (std::size_t i = 0; i < stats_.size(); ++i) {
     const RankStats& s = stats_[i];
     auto traffic = [](const RankStats::Traffic& t) {
@@ -178,7 +180,7 @@ std::string Observers::stats_part(const std::vector<PURE_Task_stats>& tasks,
                          {"sent_to_other_processes", traffic(s.sent_remote)},
                          {"received_within_process", traffic(s.received_local)},
                          {"received_from_other_processes", traffic(s.received_remote)},
-                         {"blocked_s", static_cast<double>(s.blocked_ns) / 1e9},
+                         {"blocked_s", static_cast<double>(clock.span_ns(s.blocked)) / 1e9},
                          {"collectives", s.collectives},
                          {"tasks", t.tasks},
                          {"own_chunks", t.own_chunks},

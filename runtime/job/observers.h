@@ -70,7 +70,6 @@ class Observers {
   const int helpers_;
   const int proc_;
   Cluster* const cluster_;
-  const std::uint64_t origin_;  // this process's trace time zero (process 0's, across processes)
   // Tracing: one buffer per rank, then per helper, then the sampler's.
   std::vector<std::unique_ptr<trace::Buffer>> buffers_;
   std::vector<std::vector<std::pair<int, std::string>>> context_names_;  // per rank

@@ -151,7 +151,7 @@ Cluster& Cluster::start(const Config& config) {
   // Trace clocks: every process reads its clock as it leaves one barrier;
   // process 0's reading is the common origin.
   mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-  std::int64_t mine_ns = static_cast<std::int64_t>(trace::now());
+  std::int64_t mine_ns = static_cast<std::int64_t>(trace::monotonic_ns());
   std::int64_t first_ns = mine_ns;
   mpi_check(MPI_Bcast(&first_ns, 1, MPI_INT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
   cluster->clock_offset_ns_ = mine_ns - first_ns;
