@@ -488,6 +488,103 @@ TEST_P(Nonblocking, ManyInFlightOnSeveralCommunicators) {
   });
 }
 
+// Nonblocking collectives outstanding on the world, a duplicate and a split
+// while the ranks run blocking collectives and point-to-point on the same
+// communicators, then more nonblocking ones; all completed through waitsome
+// in whatever order they finish. Large and small payloads, so ring and
+// tree schedules overlap with the blocking ones' own rounds.
+TEST_P(Nonblocking, OutstandingAcrossBlockingCollectivesAndPointToPoint) {
+  for (const int count : {3, 5000}) {
+    SCOPED_TRACE(count);
+    expect_clean_run(n(), [&](int me, int size) {
+      const std::size_t cc = static_cast<std::size_t>(count), nn = static_cast<std::size_t>(size);
+      PURE_Comm dup, half;
+      EXPECT_PURE_OK(pure_comm_dup(W, &dup));
+      EXPECT_PURE_OK(pure_comm_split(W, me % 2, size - me, &half));
+      int hme = -1, hsize = -1;
+      EXPECT_PURE_OK(pure_comm_rank(half, &hme));
+      EXPECT_PURE_OK(pure_comm_size(half, &hsize));
+      const int root = size - 1, right = (me + 1) % size, left = (me + size - 1) % size;
+      std::vector<PURE_Request> reqs;
+      PURE_Request r;
+      auto add = [&](int rc) {
+        EXPECT_PURE_OK(rc);
+        reqs.push_back(r);
+      };
+      std::vector<long long> in(cc), bc(cc), sum(cc, -1), hmax(cc, -1), scan(cc, -1);
+      for (std::size_t i = 0; i < cc; ++i) {
+        in[i] = input(me, static_cast<int>(i));
+        bc[i] = me == root ? input(root, static_cast<int>(i), 1) : -1;
+      }
+      std::vector<long long> allg(nn * cc, -1), hout(static_cast<std::size_t>(hsize) * cc),
+          hin(static_cast<std::size_t>(hsize) * cc, -1);
+      for (std::size_t k = 0; k < hout.size(); ++k) hout[k] = input(me, static_cast<int>(k), 2);
+      add(pure_ibcast(bc.data(), count, PURE_LONG_LONG, root, W, &r));
+      add(pure_iallreduce(in.data(), sum.data(), count, PURE_LONG_LONG, PURE_SUM, dup, &r));
+      add(pure_ialltoall(hout.data(), count, PURE_LONG_LONG, hin.data(), count, PURE_LONG_LONG,
+                         half, &r));
+      add(pure_ibarrier(W, &r));
+      add(pure_iallgather(in.data(), count, PURE_LONG_LONG, allg.data(), count, PURE_LONG_LONG,
+                          dup, &r));
+      add(pure_iallreduce(in.data(), hmax.data(), count, PURE_LONG_LONG, PURE_MAX, half, &r));
+
+      // Blocking collectives on the same three communicators meanwhile.
+      std::vector<long long> bsum(cc, -1), bbc(cc), ball(nn * cc, -1);
+      EXPECT_PURE_OK(pure_allreduce(in.data(), bsum.data(), count, PURE_LONG_LONG, PURE_SUM, W));
+      for (std::size_t i = 0; i < cc; ++i) bbc[i] = hme == 0 ? input(me, static_cast<int>(i), 3) : -1;
+      EXPECT_PURE_OK(pure_bcast(bbc.data(), count, PURE_LONG_LONG, 0, half));
+      EXPECT_PURE_OK(pure_allgather(in.data(), count, PURE_LONG_LONG, ball.data(), count,
+                                    PURE_LONG_LONG, dup));
+      // Point-to-point on the world and the duplicate, on the same tag.
+      std::vector<char> out = make_payload(cc * 8, key_of(me, count)), got(cc * 8), got2(cc * 8);
+      EXPECT_PURE_OK(pure_sendrecv(out.data(), count * 8, PURE_BYTE, right, 0, got.data(),
+                                   count * 8, PURE_BYTE, left, 0, W, PURE_STATUS_IGNORE));
+      EXPECT_PURE_OK(pure_sendrecv(out.data(), count * 8, PURE_BYTE, left, 0, got2.data(),
+                                   count * 8, PURE_BYTE, PURE_ANY_SOURCE, PURE_ANY_TAG, dup,
+                                   PURE_STATUS_IGNORE));
+      EXPECT_PURE_OK(pure_barrier(dup));
+      // And more nonblocking ones after the blocking ones.
+      add(pure_iscan(in.data(), scan.data(), count, PURE_LONG_LONG, PURE_SUM, W, &r));
+      add(pure_ibarrier(half, &r));
+
+      std::size_t done = 0;
+      std::vector<int> indices(reqs.size());
+      while (done < reqs.size()) {
+        int outcount = 0;
+        EXPECT_PURE_OK(pure_waitsome(static_cast<int>(reqs.size()), reqs.data(), &outcount,
+                                     indices.data(), PURE_STATUSES_IGNORE));
+        ASSERT_GT(outcount, 0);
+        done += static_cast<std::size_t>(outcount);
+      }
+      // The half's members in world ranks: my parity, ordered by key size - r.
+      std::vector<int> members;
+      for (int w = size - 1; w >= 0; --w)
+        if (w % 2 == me % 2) members.push_back(w);
+      for (std::size_t i = 0; i < cc; ++i) {
+        const int ii = static_cast<int>(i);
+        EXPECT_EQ(bc[i], input(root, ii, 1)) << i;
+        EXPECT_EQ(sum[i], sum_inputs(0, size - 1, ii)) << i;
+        EXPECT_EQ(bsum[i], sum_inputs(0, size - 1, ii)) << i;
+        EXPECT_EQ(scan[i], sum_inputs(0, me, ii)) << i;
+        EXPECT_EQ(hmax[i], input(members.front(), ii)) << i;
+        EXPECT_EQ(bbc[i], input(members.front(), ii, 3)) << i;
+        for (int k = 0; k < size; ++k) {
+          EXPECT_EQ(allg[static_cast<std::size_t>(k) * cc + i], input(k, ii)) << k << " " << i;
+          EXPECT_EQ(ball[static_cast<std::size_t>(k) * cc + i], input(k, ii)) << k << " " << i;
+        }
+        for (int k = 0; k < hsize; ++k)
+          EXPECT_EQ(hin[static_cast<std::size_t>(k) * cc + i],
+                    input(members[static_cast<std::size_t>(k)], hme * count + ii, 2))
+              << k << " " << i;
+      }
+      EXPECT_TRUE(payload_ok(got.data(), cc * 8, key_of(left, count)));
+      EXPECT_TRUE(payload_ok(got2.data(), cc * 8, key_of(right, count)));
+      EXPECT_PURE_OK(pure_comm_free(&dup));
+      EXPECT_PURE_OK(pure_comm_free(&half));
+    });
+  }
+}
+
 // Progress: a rank blocked in a receive (or a blocking collective) keeps
 // advancing its nonblocking collectives, whose next rounds others wait for.
 TEST_P(Nonblocking, ProgressWhileWaitingForSomethingElse) {
