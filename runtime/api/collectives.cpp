@@ -25,7 +25,7 @@ coll::ReduceArgs reduce_args_of(const char* name, const ReductionArgs& r, const 
 
 int scan_call(const char* name, bool exclusive, const void* sendbuf, void* recvbuf, int count,
               PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
-  return call(name, [&](Call& c) {
+  return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
     Reduction check(r.op, *r.type.type, datatype, r.count);
@@ -84,7 +84,7 @@ int pure_reduce_local(const void* inbuf, void* inoutbuf, int count, PURE_Datatyp
 }
 
 int pure_barrier(PURE_Comm comm) {
-  return call("pure_barrier", [&](Call& c) {
+  return collective("pure_barrier", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (coll::pair_barrier(c.rank.member(), cm, "pure_barrier")) return;
     route::barrier(c.rank, cm, "pure_barrier");
@@ -92,7 +92,7 @@ int pure_barrier(PURE_Comm comm) {
 }
 
 int pure_bcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_Comm comm) {
-  return call("pure_bcast", [&](Call& c) {
+  return collective("pure_bcast", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     root_arg(cm, root);
     TypeRef t = type_arg(c, datatype);
@@ -103,7 +103,7 @@ int pure_bcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_C
 
 int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype, PURE_Op op,
                 int root, PURE_Comm comm) {
-  return call("pure_reduce", [&](Call& c) {
+  return collective("pure_reduce", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     ReductionArgs r = reduce_args(c, cm, sendbuf, recvbuf, count, datatype, op, root);
     Reduction check(r.op, *r.type.type, datatype, r.count);
@@ -113,7 +113,7 @@ int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
 
 int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                    PURE_Op op, PURE_Comm comm) {
-  return call("pure_allreduce", [&](Call& c) {
+  return collective("pure_allreduce", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     // Two rank threads, a predefined op and type, data that fits a line:
     // the exchange straight from the arguments, with no Reduction built.
@@ -137,7 +137,7 @@ int pure_exscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
 
 int pure_reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                               PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
-  return call("pure_reduce_scatter_block", [&](Call& c) {
+  return collective("pure_reduce_scatter_block", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     std::vector<int> counts;
     ReductionArgs r = reduce_scatter_block_args(c, cm, sendbuf, recvbuf, recvcount, datatype, op,
@@ -150,7 +150,7 @@ int pure_reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
 
 int pure_reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                         PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
-  return call("pure_reduce_scatter", [&](Call& c) {
+  return collective("pure_reduce_scatter", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     ReductionArgs r = reduce_scatter_args(c, cm, sendbuf, recvbuf, recvcounts, datatype, op);
     Reduction check(r.op, *r.type.type, datatype, r.count);
@@ -162,7 +162,7 @@ int pure_reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
 int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                  const int recvcounts[], const int displs[], PURE_Datatype recvtype, int root,
                  PURE_Comm comm) {
-  return call("pure_gatherv", [&](Call& c) {
+  return collective("pure_gatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     MovementArgs a = gatherv_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, root);
@@ -173,7 +173,7 @@ int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
 
 int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                 int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
-  return call("pure_gather", [&](Call& c) {
+  return collective("pure_gather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     MovementArgs a =
         gather_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
@@ -185,7 +185,7 @@ int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void
 int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                   PURE_Datatype sendtype, void* recvbuf, int recvcount, PURE_Datatype recvtype,
                   int root, PURE_Comm comm) {
-  return call("pure_scatterv", [&](Call& c) {
+  return collective("pure_scatterv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     MovementArgs a = scatterv_args(c, cm, sendbuf, sendcounts, displs, sendtype, recvbuf,
                                    recvcount, recvtype, root);
@@ -196,7 +196,7 @@ int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[
 
 int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                  int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
-  return call("pure_scatter", [&](Call& c) {
+  return collective("pure_scatter", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     MovementArgs a =
         scatter_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
@@ -208,7 +208,7 @@ int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
 int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                     const int recvcounts[], const int displs[], PURE_Datatype recvtype,
                     PURE_Comm comm) {
-  return call("pure_allgatherv", [&](Call& c) {
+  return collective("pure_allgatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     MovementArgs a = allgatherv_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                      displs, recvtype);
@@ -219,7 +219,7 @@ int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, 
 
 int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                    int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_allgather", [&](Call& c) {
+  return collective("pure_allgather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     MovementArgs a =
         allgather_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
@@ -231,7 +231,7 @@ int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, v
 int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                    PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_alltoallv", [&](Call& c) {
+  return collective("pure_alltoallv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     MovementArgs a = alltoallv_args(c, cm, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                     recvcounts, rdispls, recvtype);
@@ -243,7 +243,7 @@ int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
 
 int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                   int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_alltoall", [&](Call& c) {
+  return collective("pure_alltoall", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (coll::pair_alltoall(c.rank.member(), cm, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                             recvtype))

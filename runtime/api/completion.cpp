@@ -13,6 +13,8 @@
 #include "api/call.h"
 #include "api/requests.h"
 #include "channels/generalized.h"
+#include "channels/persistent.h"
+#include "channels/send_recv.h"
 
 using namespace pure;
 using namespace pure::api;
@@ -21,6 +23,35 @@ namespace {
 
 Generalized* generalized(Request* r) {
   return r->kind == Request::Kind::operation ? dynamic_cast<Generalized*>(r->op.get()) : nullptr;
+}
+
+const PersistentTransfer* persistent_transfer_of(const Request& r) {
+  return r.kind == Request::Kind::operation ? dynamic_cast<const PersistentTransfer*>(r.op.get())
+                                            : nullptr;
+}
+
+// What PURE_TRACE and PURE_STATS see of a request a wait or test finishes:
+// the message a receive took -- a plain, persistent or isendrecv one (whose
+// send was seen when it left). PURE_PROC_NULL and cancelled receives are
+// no messages (observe_recv skips them).
+void observe_finished(Rank& rank, const Request& q) {
+  if (!q.comm || !observed(rank)) return;
+  bool receives = q.kind == Request::Kind::recv;
+  if (q.kind == Request::Kind::operation) {
+    const PersistentTransfer* p = persistent_transfer_of(q);
+    receives = p ? p->args().kind == Request::Kind::recv
+                 : dynamic_cast<const SendRecv*>(q.op.get()) != nullptr;
+  }
+  if (receives) observe_recv(rank, *q.comm, q.status);
+}
+
+// A persistent send is seen as it leaves, at each start.
+void observe_start(Rank& rank, const Request& q) {
+  const PersistentTransfer* p = persistent_transfer_of(q);
+  if (!p || !observed(rank)) return;
+  const PersistentTransfer::Args& a = p->args();
+  if (a.kind == Request::Kind::send && a.peer != PURE_PROC_NULL)
+    observe_send(rank, a.peer, *a.comm, a.tag, a.count * a.type.type->size());
 }
 
 // Fills `status` with what completed request `q` reports, without
@@ -70,6 +101,7 @@ int finish(Rank& rank, PURE_Request* handle, PURE_Status* status, std::string* w
     return PURE_SUCCESS;
   }
   int err = result_of(q, status, why);
+  observe_finished(rank, *q);
   if (Generalized* g = generalized(q)) {
     const int freed = g->free_state();
     if (freed != PURE_SUCCESS) {
@@ -382,6 +414,7 @@ int pure_start(PURE_Request* request) {
     Request* r = named_request(request, "start");
     c.errors = r->comm;
     startable(r, -1);
+    observe_start(c.rank, *r);
     c.rank.p2p().start(r);
   });
 }
@@ -399,7 +432,11 @@ int pure_startall(int count, PURE_Request array_of_requests[]) {
       if (i == 0) c.errors = r->comm;
       startable(r, i);
     }
-    for (int i = 0; i < count; ++i) c.rank.p2p().start(req(array_of_requests[i]));
+    for (int i = 0; i < count; ++i) {
+      Request* r = req(array_of_requests[i]);
+      observe_start(c.rank, *r);
+      c.rank.p2p().start(r);
+    }
   });
 }
 

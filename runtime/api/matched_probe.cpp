@@ -45,7 +45,8 @@ Unexpected& message_arg(Call& c, PURE_Message handle) {
 }
 
 // Receives message *message into (buf, count, type) as receive `r`; the
-// handle becomes PURE_MESSAGE_NULL.
+// handle becomes PURE_MESSAGE_NULL. PURE_TRACE and PURE_STATS see the
+// message here, also when truncated (it was taken all the same).
 void receive(Call& c, Request* r, void* buf, int count, PURE_Datatype datatype,
              PURE_Message* message) {
   Unexpected& m = message_arg(c, *message);
@@ -58,9 +59,11 @@ void receive(Call& c, Request* r, void* buf, int count, PURE_Datatype datatype,
   r->type = std::move(t);
   r->peer = m.envelope.sender;
   r->tag = m.envelope.tag;
+  const Envelope envelope = m.envelope;
   c.rank.p2p().receive_matched(r, m);
   c.rank.handles().messages.remove(*message);
   *message = PURE_MESSAGE_NULL;
+  if (observed(c.rank)) observe_recv(c.rank, envelope.sender, envelope.context, r->status);
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ std::unique_ptr<nbc::Schedule> alltoallw(Call& c, Comm& cm, const char* name, co
 extern "C" {
 
 int pure_ibarrier(PURE_Comm comm, PURE_Request* request) {
-  return call("pure_ibarrier", [&](Call& c) {
+  return collective("pure_ibarrier", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     auto s = schedule(c, cm, "pure_ibarrier");
@@ -107,7 +107,7 @@ int pure_ibarrier(PURE_Comm comm, PURE_Request* request) {
 
 int pure_ibcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_Comm comm,
                 PURE_Request* request) {
-  return call("pure_ibcast", [&](Call& c) {
+  return collective("pure_ibcast", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     root_arg(cm, root);
@@ -121,7 +121,7 @@ int pure_ibcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_
 
 int pure_ireduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                  PURE_Op op, int root, PURE_Comm comm, PURE_Request* request) {
-  return call("pure_ireduce", [&](Call& c) {
+  return collective("pure_ireduce", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     ReductionArgs r = reduce_args(c, cm, sendbuf, recvbuf, count, datatype, op, root);
@@ -132,7 +132,7 @@ int pure_ireduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype da
 
 int pure_iallreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                     PURE_Op op, PURE_Comm comm, PURE_Request* request) {
-  return call("pure_iallreduce", [&](Call& c) {
+  return collective("pure_iallreduce", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
@@ -143,7 +143,7 @@ int pure_iallreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype
 
 int pure_iscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype, PURE_Op op,
                PURE_Comm comm, PURE_Request* request) {
-  return call("pure_iscan", [&](Call& c) {
+  return collective("pure_iscan", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
@@ -154,7 +154,7 @@ int pure_iscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype data
 
 int pure_iexscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                  PURE_Op op, PURE_Comm comm, PURE_Request* request) {
-  return call("pure_iexscan", [&](Call& c) {
+  return collective("pure_iexscan", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
@@ -166,7 +166,7 @@ int pure_iexscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype da
 int pure_ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
                                PURE_Request* request) {
-  return call("pure_ireduce_scatter_block", [&](Call& c) {
+  return collective("pure_ireduce_scatter_block", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     std::vector<int> counts;
@@ -182,7 +182,7 @@ int pure_ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount
 int pure_ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                          PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
                          PURE_Request* request) {
-  return call("pure_ireduce_scatter", [&](Call& c) {
+  return collective("pure_ireduce_scatter", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     ReductionArgs r = reduce_scatter_args(c, cm, sendbuf, recvbuf, recvcounts, datatype, op);
@@ -197,7 +197,7 @@ int pure_ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcount
 int pure_igatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                   const int recvcounts[], const int displs[], PURE_Datatype recvtype, int root,
                   PURE_Comm comm, PURE_Request* request) {
-  return call("pure_igatherv", [&](Call& c) {
+  return collective("pure_igatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     MovementArgs a = gatherv_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
@@ -211,7 +211,7 @@ int pure_igatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, vo
 int pure_igather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                  int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm,
                  PURE_Request* request) {
-  return call("pure_igather", [&](Call& c) {
+  return collective("pure_igather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     MovementArgs a =
@@ -225,7 +225,7 @@ int pure_igather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
 int pure_iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                    PURE_Datatype sendtype, void* recvbuf, int recvcount, PURE_Datatype recvtype,
                    int root, PURE_Comm comm, PURE_Request* request) {
-  return call("pure_iscatterv", [&](Call& c) {
+  return collective("pure_iscatterv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     MovementArgs a = scatterv_args(c, cm, sendbuf, sendcounts, displs, sendtype, recvbuf,
@@ -239,7 +239,7 @@ int pure_iscatterv(const void* sendbuf, const int sendcounts[], const int displs
 int pure_iscatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                   int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm,
                   PURE_Request* request) {
-  return call("pure_iscatter", [&](Call& c) {
+  return collective("pure_iscatter", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     MovementArgs a =
@@ -253,7 +253,7 @@ int pure_iscatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, vo
 int pure_iallgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                      const int recvcounts[], const int displs[], PURE_Datatype recvtype,
                      PURE_Comm comm, PURE_Request* request) {
-  return call("pure_iallgatherv", [&](Call& c) {
+  return collective("pure_iallgatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     MovementArgs a = allgatherv_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
@@ -267,7 +267,7 @@ int pure_iallgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
 int pure_iallgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                     int recvcount, PURE_Datatype recvtype, PURE_Comm comm,
                     PURE_Request* request) {
-  return call("pure_iallgather", [&](Call& c) {
+  return collective("pure_iallgather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     MovementArgs a =
@@ -282,7 +282,7 @@ int pure_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdisp
                     PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
                     const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm,
                     PURE_Request* request) {
-  return call("pure_ialltoallv", [&](Call& c) {
+  return collective("pure_ialltoallv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     MovementArgs a = alltoallv_args(c, cm, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
@@ -295,7 +295,7 @@ int pure_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdisp
 
 int pure_ialltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                    int recvcount, PURE_Datatype recvtype, PURE_Comm comm, PURE_Request* request) {
-  return call("pure_ialltoall", [&](Call& c) {
+  return collective("pure_ialltoall", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     MovementArgs a =
@@ -310,7 +310,7 @@ int pure_ialltoallw(const void* sendbuf, const int sendcounts[], const int sdisp
                     const PURE_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                     const int rdispls[], const PURE_Datatype recvtypes[], PURE_Comm comm,
                     PURE_Request* request) {
-  return call("pure_ialltoallw", [&](Call& c) {
+  return collective("pure_ialltoallw", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     request_arg(request);
     start(c, cm,
@@ -323,7 +323,7 @@ int pure_ialltoallw(const void* sendbuf, const int sendcounts[], const int sdisp
 int pure_alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                    const PURE_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                    const int rdispls[], const PURE_Datatype recvtypes[], PURE_Comm comm) {
-  return call("pure_alltoallw", [&](Call& c) {
+  return collective("pure_alltoallw", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     Endpoint& p2p = c.rank.p2p();
     Request* r = nbc::start(p2p, cm,

@@ -45,8 +45,11 @@ Message check_recv(Call& c, const void* buf, int count, PURE_Datatype datatype, 
 
 // A buffered send: pack into the attached buffer, then send from there.
 Request* buffered_send(Call& c, const void* buf, int count, const Message& m, int tag) {
-  return c.rank.bsend_buffer().send(c.rank.p2p(), buf, static_cast<std::size_t>(count),
-                                    *m.type.type, m.peer, *m.comm, tag);
+  Request* r = c.rank.bsend_buffer().send(c.rank.p2p(), buf, static_cast<std::size_t>(count),
+                                          *m.type.type, m.peer, *m.comm, tag);
+  if (observed(c.rank))
+    observe_send(c.rank, m.peer, *m.comm, tag, static_cast<std::size_t>(count) * m.type.type->size());
+  return r;
 }
 
 int blocking_send(const char* name, SendMode mode, const void* buf, int count,
@@ -54,6 +57,8 @@ int blocking_send(const char* name, SendMode mode, const void* buf, int count,
   return call(name, [&](Call& c) {
     Message m = check_send(c, buf, count, datatype, dest, tag, comm);
     if (m.peer == PURE_PROC_NULL) return;
+    if (observed(c.rank))
+      observe_send(c.rank, m.peer, *m.comm, tag, static_cast<std::size_t>(count) * m.type.type->size());
     c.rank.p2p().send(buf, static_cast<std::size_t>(count), m.type, m.peer, *m.comm, tag,
                       mode, WaitSite{name, dest, tag});
   });
@@ -75,6 +80,8 @@ int nonblocking_send(const char* name, SendMode mode, const void* buf, int count
       *request = handle_of(completed_send_request());
       return;
     }
+    if (observed(c.rank))
+      observe_send(c.rank, m.peer, *m.comm, tag, static_cast<std::size_t>(count) * m.type.type->size());
     *request = handle_of(c.rank.p2p().isend(buf, static_cast<std::size_t>(count), m.type, m.peer,
                                             *m.comm, tag, mode));
   });
@@ -91,6 +98,26 @@ int persistent(const char* name, Request::Kind kind, SendMode mode, const void* 
                                m.type, m.peer, m.comm, tag};
     *request = handle_of(persistent_transfer(c.rank.p2p(), c.rank.bsend_buffer(), std::move(a)));
   });
+}
+
+// A blocking receive, counted and traced when `watch`: also when it ends in
+// truncation, since the message was taken (and its status filled) all the same.
+// A trace shows what it was posted for while it waits (a deadlock's trace
+// ends there).
+template <class Receive>
+void observed_recv(Rank& rank, bool watch, const Message& posted, int tag, std::size_t bytes,
+                   PURE_Status* st, Receive&& receive) {
+  if (!watch) return receive();
+  const Comm& comm = *posted.comm;
+  if (trace::Buffer* traced = rank.waiter().trace())
+    traced->note_message(posted.peer, comm.context(), tag, static_cast<std::int64_t>(bytes));
+  try {
+    receive();
+  } catch (const Error& e) {
+    if (e.code() == PURE_ERR_TRUNCATE) observe_recv(rank, comm, *st);
+    throw;
+  }
+  observe_recv(rank, comm, *st);
 }
 
 }  // namespace
@@ -164,8 +191,13 @@ int pure_recv(void* buf, int count, PURE_Datatype datatype, int source, int tag,
   return call("pure_recv", [&](Call& c) {
     Message m = check_recv(c, buf, count, datatype, source, tag, comm);
     if (m.peer == PURE_PROC_NULL) return proc_null_status(status);
-    c.rank.p2p().recv(buf, static_cast<std::size_t>(count), m.type, m.peer, *m.comm, tag, status,
-                      WaitSite{"pure_recv", source, tag});
+    PURE_Status seen;
+    const bool watch = observed(c.rank);
+    PURE_Status* st = status || !watch ? status : &seen;
+    observed_recv(c.rank, watch, m, tag, static_cast<std::size_t>(count) * m.type.type->size(), st, [&] {
+      c.rank.p2p().recv(buf, static_cast<std::size_t>(count), m.type, m.peer, *m.comm, tag, st,
+                        WaitSite{"pure_recv", source, tag});
+    });
   });
 }
 int pure_recv_msg(void* buf, int count, PURE_Datatype datatype, int source, int tag,
@@ -199,15 +231,24 @@ int pure_sendrecv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, in
     Message s = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, comm);
     Message r = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, comm);
     Endpoint& p2p = c.rank.p2p();
+    const bool watch = observed(c.rank);
+    if (watch && s.peer != PURE_PROC_NULL)
+      observe_send(c.rank, s.peer, *s.comm, sendtag,
+                   static_cast<std::size_t>(sendcount) * s.type.type->size());
     Request* sent = s.peer == PURE_PROC_NULL
                         ? completed_send_request()
                         : p2p.isend(sendbuf, static_cast<std::size_t>(sendcount), s.type, s.peer,
                                     *s.comm, sendtag, SendMode::standard);
-    if (r.peer == PURE_PROC_NULL)
+    PURE_Status seen;
+    PURE_Status* st = status || !watch ? status : &seen;
+    if (r.peer == PURE_PROC_NULL) {
       proc_null_status(status);
-    else
-      p2p.recv(recvbuf, static_cast<std::size_t>(recvcount), r.type, r.peer, *r.comm, recvtag,
-               status, WaitSite{"pure_sendrecv", source, recvtag});
+    } else {
+      observed_recv(c.rank, watch, r, recvtag, static_cast<std::size_t>(recvcount) * r.type.type->size(), st, [&] {
+        p2p.recv(recvbuf, static_cast<std::size_t>(recvcount), r.type, r.peer, *r.comm, recvtag,
+                 st, WaitSite{"pure_sendrecv", source, recvtag});
+      });
+    }
     c.rank.wait_until([&] { return p2p.test(sent); }, WaitSite{"pure_sendrecv", dest, sendtag});
     c.rank.free_request(sent);
   });
@@ -221,6 +262,11 @@ int pure_isendrecv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, i
     Message s = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, comm);
     Message r = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, comm);
     Endpoint& p2p = c.rank.p2p();
+    // The send is seen as it leaves; the receive when a wait or test
+    // finishes the request (completion.cpp).
+    if (s.peer != PURE_PROC_NULL && observed(c.rank))
+      observe_send(c.rank, s.peer, *s.comm, sendtag,
+                   static_cast<std::size_t>(sendcount) * s.type.type->size());
     Request* sent = s.peer == PURE_PROC_NULL
                         ? nullptr
                         : p2p.isend(sendbuf, static_cast<std::size_t>(sendcount), s.type, s.peer,
@@ -244,6 +290,7 @@ int pure_isendrecv_replace(void* buf, int count, PURE_Datatype datatype, int des
     std::unique_ptr<char[]> staged(new char[bytes ? bytes : 1]);
     pack(buf, static_cast<std::size_t>(count), *s.type.type, 0, staged.get(), bytes);
     Endpoint& p2p = c.rank.p2p();
+    if (s.peer != PURE_PROC_NULL && observed(c.rank)) observe_send(c.rank, s.peer, *s.comm, sendtag, bytes);
     Request* sent = s.peer == PURE_PROC_NULL
                         ? nullptr
                         : p2p.isend(staged.get(), bytes, c.rank.type_ref(PURE_PACKED), s.peer,
@@ -293,15 +340,22 @@ int pure_sendrecv_replace(void* buf, int count, PURE_Datatype datatype, int dest
     pack(buf, static_cast<std::size_t>(count), *s.type.type, 0, staged.data(), bytes);
     Endpoint& p2p = c.rank.p2p();
     TypeRef packed = c.rank.type_ref(PURE_PACKED);
+    const bool watch = observed(c.rank);
+    if (watch && s.peer != PURE_PROC_NULL) observe_send(c.rank, s.peer, *s.comm, sendtag, bytes);
     Request* sent = s.peer == PURE_PROC_NULL
                         ? completed_send_request()
                         : p2p.isend(staged.data(), bytes, packed, s.peer, *s.comm, sendtag,
                                     SendMode::standard);
-    if (r.peer == PURE_PROC_NULL)
+    PURE_Status seen;
+    PURE_Status* st = status || !watch ? status : &seen;
+    if (r.peer == PURE_PROC_NULL) {
       proc_null_status(status);
-    else
-      p2p.recv(buf, static_cast<std::size_t>(count), r.type, r.peer, *r.comm, recvtag, status,
-               WaitSite{"pure_sendrecv_replace", source, recvtag});
+    } else {
+      observed_recv(c.rank, watch, r, recvtag, static_cast<std::size_t>(count) * r.type.type->size(), st, [&] {
+        p2p.recv(buf, static_cast<std::size_t>(count), r.type, r.peer, *r.comm, recvtag, st,
+                 WaitSite{"pure_sendrecv_replace", source, recvtag});
+      });
+    }
     c.rank.wait_until([&] { return p2p.test(sent); },
                       WaitSite{"pure_sendrecv_replace", dest, sendtag});
     c.rank.free_request(sent);

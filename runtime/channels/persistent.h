@@ -38,6 +38,8 @@ class PersistentTransfer final : public Operation {
   bool needs_progress() const override { return false; }
   bool release_running(Request& r) override;
   std::string error_text() const override { return why_; }
+  // The bound arguments (the API observes a send at each start with them).
+  const Args& args() const { return args_; }
 
  private:
   Endpoint& p2p_;

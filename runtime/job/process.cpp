@@ -84,6 +84,17 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
     else
       crash::leave_thread();
   });
+  observers_ = std::make_unique<Observers>(config_, map_.ranks_of(proc_), map_.ranks(),
+                                           config_.helpers, proc_, cluster_);
+  for (int i = 0; i < size_; ++i) observers_->attach(ranks_[static_cast<size_t>(i)]->waiter(), i, false);
+  for (int h = 0; h < config_.helpers; ++h)
+    observers_->attach(scheduler_->worker(size_ + h).waiter(), h, true);
+}
+
+void Process::observe_end(bool aborting) {
+  std::vector<PURE_Task_stats> tasks;
+  for (int i = 0; i < size_; ++i) tasks.push_back(scheduler_->worker(i).stats());
+  observers_->finish(aborting, tasks, scheduler_->helper_stats());
 }
 
 Process::~Process() = default;
@@ -98,10 +109,20 @@ void Process::abort(int code, const std::string& message) {
     std::fflush(stderr);
     abort_code_.store(code, std::memory_order_release);
   }
+  for (int i = 0; i < size_; ++i) peers_.parker(i).notify();
   // Across processes the whole job ends at once: MPI_Abort reaches every
   // process (their ranks may be blocked on this one) and does not return.
-  if (cluster_) cluster_->abort(code);
-  for (int i = 0; i < size_; ++i) peers_.parker(i).notify();
+  // Before it, this process's trace and statistics are written: after a
+  // short wait for its other ranks to unwind (woken above, they end at
+  // their next wait), so that few still record while they are read.
+  if (cluster_) {
+    if (observers_ && (observers_->tracing() || observers_->counting())) {
+      const int self = Rank::current() ? 1 : 0;
+      for (int i = 0; i < 500 && running_.load(std::memory_order_acquire) > self; ++i) usleep(1000);
+      observe_end(true);
+    }
+    cluster_->abort(code);
+  }
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
   }
@@ -180,10 +201,8 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
     threads.emplace_back([this, i, &entry, argc, argv] { rank_main(i, entry, argc, argv); });
   for (auto& t : threads) t.join();
   scheduler_->stop_helpers();
-  if (config_.stats) {
-    print_settings();
-    scheduler_->print_stats();
-  }
+  if (config_.stats && config_.stats_path.empty()) print_settings();
+  observe_end(aborted());
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
     job_done_ = true;
@@ -197,17 +216,24 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
 }
 
 // The settings in effect, with what `auto` resolved to (PURE_STATS=1): one
-// line of name=value pairs that scripts read (tools/bench_report.py).
+// line of name=value pairs that scripts read (tools/bench_report.py). The
+// reduce_partition_auto_* pairs are what PURE_REDUCE_PARTITION=auto would pick
+// in each of the three cases, so a benchmark of the threshold can show them
+// from any one run.
 void Process::print_settings() const {
   const char* wait = config_.wait == WaitMode::spin   ? "spin"
                      : config_.wait == WaitMode::park ? "park"
                                                       : "auto";
   std::fprintf(stderr,
                "pure: settings: ranks=%d procs=%d process=%d cores=%d fibers=%s wait=%s "
-               "eager_limit=%zu queue_slots=%d reduce_partition=%zu helpers=%d\n",
+               "eager_limit=%zu queue_slots=%d reduce_partition=%zu helpers=%d "
+               "reduce_partition_auto_own_cores=%zu reduce_partition_auto_fibers=%zu "
+               "reduce_partition_auto_threads=%zu\n",
                size_, map_.procs(), proc_, Topology::get().cores(), fibers_ ? "on" : "off", wait,
                config_.eager_limit, config_.queue_slots, collectives_.reduce_partition(),
-               config_.helpers);
+               config_.helpers, coll::resolve_partition(kReducePartitionAuto, false, false),
+               coll::resolve_partition(kReducePartitionAuto, true, true),
+               coll::resolve_partition(kReducePartitionAuto, true, false));
 }
 
 std::string Process::deadlock_report() {
@@ -241,10 +267,18 @@ void Process::watchdog() {
   auto stalled_since = clock::now();
   clock::time_point abort_seen{};
   bool abort_noticed = false;
+  // Tracing: the counters are sampled every millisecond.
+  const auto period = std::chrono::milliseconds(observers_->tracing() ? 1 : 100);
   while (!job_done_) {
-    watchdog_cv_.wait_for(lock, std::chrono::milliseconds(100));
+    watchdog_cv_.wait_for(lock, period);
     if (job_done_) break;
     const auto now = clock::now();
+    if (observers_->tracing()) {
+      std::uint64_t parked = 0;
+      for (int i = 0; i < size_; ++i) parked += peers_.parker(i).announced() ? 1 : 0;
+      const std::int64_t queued = observers_->queued_messages().load(std::memory_order_relaxed);
+      observers_->sample(parked, queued > 0 ? static_cast<std::uint64_t>(queued) : 0);
+    }
     if (aborted()) {
       if (!abort_noticed) {
         abort_noticed = true;
@@ -255,6 +289,8 @@ void Process::watchdog() {
                      "pure: %d rank(s) still running %.1f s after the job was aborted; "
                      "ending the process\n",
                      running_.load(), config_.abort_grace_s);
+        // What the trace holds so far, best effort: those ranks may still record.
+        observe_end(true);
         std::fflush(stderr);
         _exit(abort_code());
       }

@@ -13,7 +13,9 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "pure/run.hpp"
 #include "net/rank_map.h"
@@ -43,6 +45,17 @@ class Cluster {
   int schedule_tag_bit() const { return 1 << user_tag_bits_; }
   int user_tag_ub() const { return user_tag_ub_; }
 
+  // This process's CLOCK_MONOTONIC minus process 0's, measured at start
+  // right after a barrier: subtracted from this process's trace times so
+  // that every process's events share process 0's time line.
+  std::int64_t clock_offset_ns() const { return clock_offset_ns_; }
+
+  // Collective over every process, once all rank threads of this one have
+  // ended (blocking MPI, outside any wait loop): process 0 gets every
+  // process's `text` in process order, the others an empty vector. For
+  // what each process contributes to the job's trace and statistics.
+  std::vector<std::string> gather_to_first(const std::string& text);
+
   // Ends every process of the job (MPI_Abort on MPI_COMM_WORLD).
   [[noreturn]] void abort(int code);
   // MPI_Finalize, once every rank thread of this process has finished.
@@ -56,6 +69,7 @@ class Cluster {
   int node_offset_ = 0;
   int user_tag_bits_ = 0;
   int user_tag_ub_ = 0;
+  std::int64_t clock_offset_ns_ = 0;
   bool finalized_ = false;
 };
 
