@@ -40,6 +40,7 @@ json read_json(const std::string& path) {
 }
 
 constexpr int kTagged = 4;
+constexpr int kPolls = 500;
 
 // Every rank: a ring of sends and receives, messages from rank 0 to 1 on two tags, a barrier and an allreduce; rank
 // 0 also runs a task of two chunks whose first waits until someone else ran
@@ -51,6 +52,12 @@ void traced_work(int rank, int size) {
   EXPECT_PURE_OK(pure_sendrecv(&out, 1, PURE_INT, next, 7, &in, 1, PURE_INT, prev, 7, W,
                                PURE_STATUS_IGNORE));
   EXPECT_EQ(in, prev);
+  // A polling loop that finds nothing: merged into few slices that count the calls.
+  for (int i = 0; i < kPolls; ++i) {
+    int flag = 1;
+    EXPECT_PURE_OK(pure_iprobe(PURE_ANY_SOURCE, 99, W, &flag, PURE_STATUS_IGNORE));
+    EXPECT_EQ(flag, 0);
+  }
   // Rank 0 to rank 1 on two tags, received by a wildcard tag: an arrow each.
   for (int k = 0; k < kTagged; ++k) {
     if (rank == 0) EXPECT_PURE_OK(pure_send(&k, 1, PURE_INT, 1, k % 2, W));
@@ -96,6 +103,7 @@ TEST_P(Trace, HasATrackPerRankSlicesAndArrows) {
   std::map<int, std::set<std::string>> slices_by_tid;
   std::map<std::uint64_t, std::pair<int, int>> message_flows;  // id -> (from tid, to tid)
   std::map<std::uint64_t, std::pair<int, int>> steal_flows;
+  std::map<int, int> polls, poll_slices;  // per rank: iprobe calls, and the slices that hold them
   for (const json& e : events) {
     const std::string ph = e.at("ph");
     if (ph == "M" && e.at("name") == "thread_name") tracks.insert(e.at("args").at("name").get<std::string>());
@@ -106,6 +114,11 @@ TEST_P(Trace, HasATrackPerRankSlicesAndArrows) {
       EXPECT_EQ(a.at("tag"), 7);
       EXPECT_EQ(a.at("bytes"), 4);
       EXPECT_EQ(a.at("communicator"), "PURE_COMM_WORLD");
+    }
+    if (ph == "X" && e.at("name") == "pure_iprobe") {
+      const json& a = e.at("args");
+      polls[e.at("tid").get<int>()] += a.contains("calls") ? a.at("calls").get<int>() : 1;
+      ++poll_slices[e.at("tid").get<int>()];
     }
     if (ph == "s" || ph == "f") {
       auto& flows = e.at("cat") == "message" ? message_flows : steal_flows;
@@ -118,6 +131,8 @@ TEST_P(Trace, HasATrackPerRankSlicesAndArrows) {
     for (const char* name : {"pure_init", "pure_sendrecv", "pure_barrier", "pure_allreduce",
                              "pure_finalize"})
       EXPECT_EQ(slices_by_tid[r].count(name), 1u) << "rank " << r << " has no " << name << " slice";
+    EXPECT_EQ(polls[r], kPolls) << "rank " << r;
+    EXPECT_LT(poll_slices[r], kPolls / 2) << "rank " << r << "'s polls were not merged";
   }
   EXPECT_EQ(slices_by_tid[0].count("task"), 1u);
   EXPECT_EQ(slices_by_tid[0].count("chunk"), 1u);

@@ -1,5 +1,8 @@
 #include "base/trace.h"
 
+#include <cstring>
+#include <initializer_list>
+
 namespace pure::trace {
 
 namespace {
@@ -12,6 +15,12 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 }  // namespace
+
+bool polls(const char* call) {
+  for (const char* prefix : {"pure_test", "pure_iprobe", "pure_improbe", "pure_request_get_status"})
+    if (std::strncmp(call, prefix, std::strlen(prefix)) == 0) return true;
+  return false;
+}
 
 const char* how_name(How how) {
   switch (how) {

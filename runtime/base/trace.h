@@ -31,6 +31,9 @@ inline std::uint64_t now() {
 // How a wait waited: the last stage of the wait loop it reached.
 enum class How : std::uint8_t { none, spin, yield, park, fiber };
 const char* how_name(How how);
+// Whether `call` (a flat-API name) is one that programs call in a loop until
+// it succeeds: pure_test*, pure_iprobe, pure_improbe, pure_request_get_status.
+bool polls(const char* call);
 
 struct Event {
   enum class Kind : std::uint8_t {
@@ -46,7 +49,8 @@ struct Event {
   std::uint64_t begin;
   std::uint64_t end;
   const char* name;     // static storage: a call name, "wait", "task", ...
-  std::uint64_t id;     // flow id, task id, or a counter's value
+  std::uint64_t id;     // flow id, task id, a counter's value, or a call
+                        // slice's repeats (polling calls merged, end_call)
   std::int64_t bytes;   // -1: none
   std::int32_t peer;    // world rank, -1: none
   std::int32_t tag;     // -1: none
@@ -92,6 +96,8 @@ class Buffer {
   Buffer& operator=(const Buffer&) = delete;
 
   // Owner thread only.
+  static constexpr std::uint64_t kRepeatGapNs = 20000;  // polls closer than this merge
+
   void push(const Event& e) {
     ring_[written_ % capacity_] = e;
     ++written_;
@@ -118,10 +124,26 @@ class Buffer {
     call_args_ = CallArgs{};
     return outer;
   }
+  // A polling call (polls()) that repeats the one just recorded (nothing
+  // recorded between, the same arguments, soon after: a loop of pure_iprobe
+  // or pure_test) extends its slice and counts a repeat, so that polling
+  // does not push everything else out of the ring.
   void end_call(const char* name, std::uint64_t begin, const CallArgs& outer) {
     const CallArgs& a = call_args_;
-    push(Event{begin, now(), name, 0, a.bytes, a.peer, a.tag, a.context, Event::Kind::slice,
-               a.how});
+    const std::uint64_t end = now();
+    if (written_ > 0) {
+      Event& last = ring_[(written_ - 1) % capacity_];
+      if (last.kind == Event::Kind::slice && last.name == name && last.peer == a.peer &&
+          last.tag == a.tag && last.context == a.context && last.bytes == a.bytes &&
+          last.how == a.how && begin >= last.end && begin - last.end < kRepeatGapNs &&
+          polls(name)) {
+        last.end = end;
+        ++last.id;
+        call_args_ = outer;
+        return;
+      }
+    }
+    push(Event{begin, end, name, 0, a.bytes, a.peer, a.tag, a.context, Event::Kind::slice, a.how});
     call_args_ = outer;
   }
   // A wait of the current call reached `how`.

@@ -34,6 +34,7 @@ json args_of(const trace::Event& e, const std::vector<std::pair<int, std::string
     a["communicator"] = it != names.end() ? it->second : "context " + std::to_string(e.context);
   }
   if (e.how != trace::How::none) a["waited by"] = trace::how_name(e.how);
+  if (e.kind == trace::Event::Kind::slice && e.id > 0) a["calls"] = e.id + 1;  // merged polls
   return a;
 }
 

@@ -236,10 +236,20 @@ void Process::print_settings() const {
                coll::resolve_partition(kReducePartitionAuto, true, false));
 }
 
+namespace {
+std::string seconds(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g s", s);
+  return text;
+}
+}  // namespace
+
 std::string Process::deadlock_report() {
   std::string report =
-      "pure: deadlock: every running rank has been blocked for " +
-      std::to_string(config_.deadlock_timeout_s) + " s with no progress anywhere:\n";
+      "pure: deadlock: every running rank" +
+      std::string(cluster_ ? " of every process" : "") + " has been blocked for " +
+      seconds(config_.deadlock_timeout_s) + " with no progress anywhere" +
+      (cluster_ ? " (process " + std::to_string(proc_) + "'s ranks):\n" : std::string(":\n"));
   for (auto& r : ranks_) {
     const WaitStatus::Snapshot s = r->waiter().status().read();
     if (s.finished) {
@@ -257,9 +267,10 @@ std::string Process::deadlock_report() {
 
 // The watchdog sleeps almost always. It (1) ends the job when every running
 // rank sits in a wait loop and no wait anywhere completes for
-// PURE_DEADLOCK_TIMEOUT seconds, and (2) after an abort, ends the process if
-// some rank is still running user code PURE_ABORT_GRACE seconds later, so an
-// abort can never turn into a hang.
+// PURE_DEADLOCK_TIMEOUT seconds -- across processes once every process
+// agrees (StallVote), each then printing what its ranks wait on -- and (2)
+// after an abort, ends the process if some rank is still running user code
+// PURE_ABORT_GRACE seconds later, so an abort can never turn into a hang.
 void Process::watchdog() {
   using clock = std::chrono::steady_clock;
   std::unique_lock<std::mutex> lock(watchdog_mutex_);
@@ -267,12 +278,21 @@ void Process::watchdog() {
   auto stalled_since = clock::now();
   clock::time_point abort_seen{};
   bool abort_noticed = false;
+  StallVote* vote = cluster_ && config_.deadlock_timeout_s > 0 ? &cluster_->stall_vote() : nullptr;
+  const auto timeout = std::chrono::duration<double>(config_.deadlock_timeout_s);
+  const std::int64_t timeout_ms = static_cast<std::int64_t>(config_.deadlock_timeout_s * 1000);
+  std::optional<std::uint64_t> stalled_round_progress;  // the job's progress in the last stalled round
   // Tracing: the counters are sampled every millisecond.
   const auto period = std::chrono::milliseconds(observers_->tracing() ? 1 : 100);
-  while (!job_done_) {
-    watchdog_cv_.wait_for(lock, period);
-    if (job_done_) break;
+  while (!job_done_ || vote) {
+    // Once done, only the vote's last rounds remain: poll them briskly.
+    watchdog_cv_.wait_for(lock, job_done_ ? std::chrono::milliseconds(1) : period);
     const auto now = clock::now();
+    if (job_done_) {
+      if (!vote) break;
+      if (auto round = vote->poll(0, true, last_progress); round && round->all_done) vote = nullptr;
+      continue;
+    }
     if (observers_->tracing()) {
       std::uint64_t parked = 0;
       for (int i = 0; i < size_; ++i) parked += peers_.parker(i).announced() ? 1 : 0;
@@ -303,22 +323,41 @@ void Process::watchdog() {
       const WaitStatus::Snapshot s = r->waiter().status().read();
       progress += s.progress;
       if (!s.finished && !s.blocked) all_waiting = false;
-      // A rank waiting on another process waits on progress this watchdog
-      // cannot see: deadlocks across processes are not reported.
-      if (s.blocked && s.remote) all_waiting = false;
+      // A wait on another process is progress this process cannot see:
+      // without the vote it never counts as stalled.
+      if (s.blocked && s.remote && !vote) all_waiting = false;
     }
     // A helper running a chunk may be what the waiting ranks wait for.
     if (scheduler_->helpers_busy()) all_waiting = false;
     if (!all_waiting || progress != last_progress) {
       last_progress = progress;
       stalled_since = now;
+    }
+    if (!vote) {
+      if (all_waiting && now - stalled_since > timeout) {
+        lock.unlock();
+        abort(PURE_ERR_OTHER, deadlock_report());
+        lock.lock();
+      }
       continue;
     }
-    if (now - stalled_since > std::chrono::duration<double>(config_.deadlock_timeout_s)) {
+    const std::int64_t stalled_ms =
+        all_waiting ? std::chrono::duration_cast<std::chrono::milliseconds>(now - stalled_since).count() : 0;
+    const std::optional<StallVote::Round> round = vote->poll(stalled_ms, false, progress);
+    if (!round) continue;
+    // A deadlock: two rounds in a row in which every process has been
+    // stalled past the limit, with no progress anywhere between them.
+    const bool stalled = !round->all_done && round->least_stalled_ms > timeout_ms;
+    if (stalled && stalled_round_progress == round->progress) {
       lock.unlock();
-      abort(PURE_ERR_OTHER, deadlock_report());
+      const std::string report = deadlock_report();
+      std::fprintf(stderr, "%s\n", report.c_str());
+      std::fflush(stderr);
+      vote->settle(2.0);  // every process prints its ranks before any ends the job
+      abort(PURE_ERR_OTHER, "pure: deadlock across processes: ending the job");
       lock.lock();
     }
+    stalled_round_progress = stalled ? std::optional<std::uint64_t>(round->progress) : std::nullopt;
   }
 }
 

@@ -155,6 +155,7 @@ Cluster& Cluster::start(const Config& config) {
   std::int64_t first_ns = mine_ns;
   mpi_check(MPI_Bcast(&first_ns, 1, MPI_INT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
   cluster->clock_offset_ns_ = mine_ns - first_ns;
+  cluster->stall_vote_ = std::make_unique<StallVote>(MPI_COMM_WORLD);
 
   g_cluster = cluster.release();
   return *g_cluster;
@@ -208,6 +209,7 @@ void Cluster::abort(int code) {
 void Cluster::finalize() {
   if (finalized_) return;
   finalized_ = true;
+  stall_vote_.reset();
   mpi_check(MPI_Finalize(), "MPI_Finalize", MpiFailure::report);
 }
 

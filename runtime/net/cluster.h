@@ -14,11 +14,13 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "pure/run.hpp"
 #include "net/rank_map.h"
+#include "net/stall_vote.h"
 
 namespace pure {
 
@@ -56,6 +58,10 @@ class Cluster {
   // what each process contributes to the job's trace and statistics.
   std::vector<std::string> gather_to_first(const std::string& text);
 
+  // The processes' agreement on whether the whole job is stalled, for the
+  // deadlock watchdog (a communicator of its own, created at start).
+  StallVote& stall_vote() { return *stall_vote_; }
+
   // Ends every process of the job (MPI_Abort on MPI_COMM_WORLD).
   [[noreturn]] void abort(int code);
   // MPI_Finalize, once every rank thread of this process has finished.
@@ -70,6 +76,7 @@ class Cluster {
   int user_tag_bits_ = 0;
   int user_tag_ub_ = 0;
   std::int64_t clock_offset_ns_ = 0;
+  std::unique_ptr<StallVote> stall_vote_;
   bool finalized_ = false;
 };
 
