@@ -528,6 +528,13 @@ void coll_on(PURE_Comm comm, int salt) {
   int one = me + 1, prefix = 0;
   OK(pure_scan(&one, &prefix, 1, PURE_INT, PURE_SUM, comm));
   CHECK(prefix == (me + 1) * (me + 2) / 2, "scan sum: %d", prefix);
+  // A predefined op on three elements, exclusive: 1..me summed, me*(me+1)/2
+  // times 1, 2 and 3.
+  int three[3] = {one, 2 * one, 3 * one}, before[3] = {-7, -7, -7};
+  OK(pure_exscan(three, before, 3, PURE_INT, PURE_SUM, comm));
+  for (int i = 0; me > 0 && i < 3; ++i)
+    CHECK(before[i] == (i + 1) * me * (me + 1) / 2, "exscan sum [%d]: %d", i, before[i]);
+  CHECK(me > 0 || before[0] == -7, "exscan touched rank 0's buffer");
 
   // reduce_scatter(_block).
   {
