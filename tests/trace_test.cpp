@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "harness.h"
 #include "pure/pure.hpp"
@@ -216,6 +217,89 @@ TEST(Stats, JsonCountsEveryMessageAndCollective) {
   }
   EXPECT_EQ(stats.at("totals").at("messages_sent"), kRanks * kMessages);
   EXPECT_EQ(stats.at("most_blocked").size(), 3u);
+}
+
+// Messages of every kind of request are seen as sent and received, once
+// each, with an arrow each in the trace: persistent sends and receives at
+// every start, a persistent buffered send, isendrecv and its replace form,
+// and messages taken by matched probes (mrecv, imrecv). Nonblocking
+// collectives count as collectives, as the blocking ones do, and their
+// internal messages are no messages of the program.
+TEST(Stats, RequestsOfEveryKindAreCountedAndTraced) {
+  constexpr int kRanks = 4;
+  constexpr int kStarts = 3;
+  constexpr int kMessages = kStarts + 1 + 2 + 2;  // per rank, each of 4 ints
+  pure::Config c;
+  c.stats = true;
+  c.stats_path = temp_path("stats_requests");
+  c.trace_path = temp_path("trace_requests");
+  expect_clean_run(kRanks, [](int rank, int size) {
+    const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int out[4] = {rank, 1, 2, 3}, in[4] = {};
+    std::vector<char> attached(1 << 16);
+    EXPECT_PURE_OK(pure_buffer_attach(attached.data(), static_cast<int>(attached.size())));
+    PURE_Request q[4];
+    EXPECT_PURE_OK(pure_send_init(out, 4, PURE_INT, right, 1, W, &q[0]));
+    EXPECT_PURE_OK(pure_recv_init(in, 4, PURE_INT, PURE_ANY_SOURCE, 1, W, &q[1]));
+    for (int i = 0; i < kStarts; ++i) {
+      EXPECT_PURE_OK(pure_startall(2, q));
+      EXPECT_PURE_OK(pure_waitall(2, q, PURE_STATUSES_IGNORE));
+    }
+    EXPECT_PURE_OK(pure_bsend_init(out, 4, PURE_INT, right, 2, W, &q[2]));
+    EXPECT_PURE_OK(pure_recv_init(in, 4, PURE_INT, left, 2, W, &q[3]));
+    EXPECT_PURE_OK(pure_startall(2, &q[2]));
+    EXPECT_PURE_OK(pure_waitall(2, &q[2], PURE_STATUSES_IGNORE));
+    for (PURE_Request& r : q) EXPECT_PURE_OK(pure_request_free(&r));
+    EXPECT_PURE_OK(pure_isendrecv(out, 4, PURE_INT, right, 3, in, 4, PURE_INT, left, 3, W, &q[0]));
+    EXPECT_PURE_OK(pure_isendrecv_replace(in, 4, PURE_INT, right, 4, left, 4, W, &q[1]));
+    EXPECT_PURE_OK(pure_waitall(2, q, PURE_STATUSES_IGNORE));
+    for (int k = 0; k < 2; ++k) {
+      EXPECT_PURE_OK(pure_send(out, 4, PURE_INT, right, 5 + k, W));
+      PURE_Message m;
+      EXPECT_PURE_OK(pure_mprobe(left, 5 + k, W, &m, PURE_STATUS_IGNORE));
+      if (k == 0) {
+        EXPECT_PURE_OK(pure_mrecv(in, 4, PURE_INT, &m, PURE_STATUS_IGNORE));
+      } else {
+        EXPECT_PURE_OK(pure_imrecv(in, 4, PURE_INT, &m, &q[0]));
+        EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+      }
+      EXPECT_EQ(in[0], left);
+    }
+    int one = 1, sum = 0;
+    EXPECT_PURE_OK(pure_ibarrier(W, &q[0]));
+    EXPECT_PURE_OK(pure_iallreduce(&one, &sum, 1, PURE_INT, PURE_SUM, W, &q[1]));
+    EXPECT_PURE_OK(pure_waitall(2, q, PURE_STATUSES_IGNORE));
+    EXPECT_PURE_OK(pure_barrier(W));
+    EXPECT_EQ(sum, size);
+    void* back = nullptr;
+    int back_size = 0;
+    EXPECT_PURE_OK(pure_buffer_detach(&back, &back_size));
+  }, c);
+  const json stats = read_json(c.stats_path);
+  std::remove(c.stats_path.c_str());
+  ASSERT_EQ(stats.at("ranks").size(), static_cast<std::size_t>(kRanks));
+  for (const json& r : stats.at("ranks")) {
+    EXPECT_EQ(r.at("sent_within_process").at("messages"), kMessages);
+    EXPECT_EQ(r.at("sent_within_process").at("bytes"), kMessages * 16);
+    EXPECT_EQ(r.at("received_within_process").at("messages"), kMessages);
+    EXPECT_EQ(r.at("received_within_process").at("bytes"), kMessages * 16);
+    EXPECT_EQ(r.at("collectives"), 3);
+  }
+  const json trace = read_json(c.trace_path);
+  std::remove(c.trace_path.c_str());
+  std::map<std::uint64_t, std::pair<int, int>> flows;  // id -> (from tid, to tid), 0: missing
+  for (const json& e : trace.at("traceEvents")) {
+    const std::string ph = e.at("ph");
+    if ((ph == "s" || ph == "f") && e.at("cat") == "message") {
+      auto& f = flows[e.at("id").get<std::uint64_t>()];
+      (ph == "s" ? f.first : f.second) = e.at("tid").get<int>() + 1;
+    }
+  }
+  EXPECT_EQ(flows.size(), static_cast<std::size_t>(kRanks * kMessages));
+  for (const auto& [id, f] : flows) {
+    EXPECT_TRUE(f.first && f.second) << "flow " << id << " lacks its " << (f.first ? "head" : "tail");
+    EXPECT_EQ(f.second - 1, f.first % kRanks) << "an arrow not to the right neighbour";
+  }
 }
 
 TEST(Stats, TheTableNamesEveryRankAndTheTotals) {

@@ -58,12 +58,16 @@ void observe_send(Rank& rank, int peer, const Comm& comm, int tag, std::size_t b
 
 void observe_recv(Rank& rank, const Comm& comm, const PURE_Status& status) {
   if (status.pure_cancelled || status.MPI_SOURCE < 0) return;  // cancelled, or PURE_PROC_NULL
-  const int peer = comm.world_of(status.MPI_SOURCE);
+  observe_recv(rank, comm.world_of(status.MPI_SOURCE), comm.context(), status);
+}
+
+void observe_recv(Rank& rank, int peer, int context, const PURE_Status& status) {
+  if (status.pure_cancelled || status.MPI_SOURCE < 0) return;  // cancelled, or PURE_PROC_NULL
   const bool here = rank.process().peers().here(peer);
   if (RankStats* s = rank.waiter().stats())
     (here ? s->received_local : s->received_remote).add(status.pure_count);
   if (trace::Buffer* traced = rank.waiter().trace()) {
-    traced->message_in(rank.world(), peer, comm.context(), status.MPI_TAG,
+    traced->message_in(rank.world(), peer, context, status.MPI_TAG,
                        static_cast<std::int64_t>(status.pure_count), trace::now());
     if (here) rank.process().observers().queued_messages().fetch_sub(1, std::memory_order_relaxed);
   }

@@ -96,6 +96,9 @@ inline bool observed(Rank& rank) { return rank.waiter().trace() || rank.waiter()
 void observe_send(Rank& rank, int peer, const Comm& comm, int tag, std::size_t bytes);
 // A receive on `comm` completed with `status` (cancelled ones are not messages).
 void observe_recv(Rank& rank, const Comm& comm, const PURE_Status& status);
+// The same for a message from world rank `peer` on context `context` (a
+// matched probe's message, whose receive is given no communicator).
+void observe_recv(Rank& rank, int peer, int context, const PURE_Status& status);
 
 // ---- argument checks: each throws Error naming the bad value ----
 Comm& comm_arg(Call& c, PURE_Comm handle);

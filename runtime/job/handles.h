@@ -1,11 +1,13 @@
 // Handles: one rank's tables of the objects behind the flat API's integer
-// handles (base/handle.h): communicators, groups, user ops, datatypes. Every
-// kind has generations, so a freed handle of any kind is recognised.
+// handles (base/handle.h): communicators, groups, user ops, datatypes,
+// matched messages. Every kind has generations, so a freed handle of any
+// kind is recognised.
 #pragma once
 
 #include <memory>
 
 #include "base/handle.h"
+#include "channels/matcher.h"
 #include "channels/request.h"
 #include "comm/comm.h"
 #include "comm/group.h"
@@ -33,6 +35,10 @@ class Handles {
   HandleTable<UserOp> ops{PURE_HANDLE_KIND_OP, kFirstUserOp};
   // Derived datatypes; the predefined ones live in Datatype::predefined.
   HandleTable<std::shared_ptr<Datatype>> types{PURE_HANDLE_KIND_DATATYPE, kPredefinedTypes};
+  // Messages taken by matched probes until received. Predefined: 1
+  // PURE_MESSAGE_NO_PROC (no object behind it).
+  static constexpr int kFirstMessage = 2;
+  HandleTable<std::unique_ptr<Unexpected>> messages{PURE_HANDLE_KIND_MESSAGE, kFirstMessage};
 
   Comm* comm(PURE_Comm handle) {
     std::unique_ptr<Comm>* c = comms.find(handle);

@@ -121,14 +121,14 @@ Cluster& Cluster::start(const Config& config) {
   mpi_check(MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
   if (first != procs) fail_config(cluster->me_ == first, problem);
 
-  // Tag budget: the sender's slot above the user's tag.
+  // Tag budget: the sender's slot and the schedule bit above the user's tag.
   void* attr = nullptr;
   int flag = 0;
   mpi_check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &attr, &flag), "MPI_Comm_get_attr");
   const long long tag_ub = flag ? *static_cast<int*>(attr) : 32767;
   const int tag_bits = bits_below(tag_ub);
   const int slot_bits = bits_for(cluster->map_.max_per_proc());
-  cluster->user_tag_bits_ = tag_bits - slot_bits;
+  cluster->user_tag_bits_ = tag_bits - slot_bits - 1;
   if (cluster->user_tag_bits_ < 15)
     fail_config(cluster->me_ == 0, "the MPI library's MPI_TAG_UB (" + std::to_string(tag_ub) +
                                        ") leaves too few tag bits for " +

@@ -40,8 +40,11 @@ class Cluster {
 
   // MPI tags of point-to-point messages between processes carry the
   // sender's slot (its index among its process's members of the
-  // communicator) above the user's tag: the user keeps the low bits.
-  int slot_shift() const { return user_tag_bits_; }
+  // communicator) above one bit that marks the messages of collective
+  // schedules (a communicator's hidden twin, comm.h: kScheduleContextBit),
+  // above the user's tag: the user keeps the low bits.
+  int slot_shift() const { return user_tag_bits_ + 1; }
+  int schedule_tag_bit() const { return 1 << user_tag_bits_; }
   int user_tag_ub() const { return user_tag_ub_; }
 
   // This process's CLOCK_MONOTONIC minus process 0's, measured at start
