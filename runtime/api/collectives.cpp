@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "api/call.h"
-#include "api/route.h"
+#include "api/inter_collectives.h"
+#include "composite/route.h"
 #include "collectives/collectives.h"
 #include "collectives/pair.h"
 
@@ -17,20 +18,6 @@ namespace {
 
 bool in_place(const void* p) { return p == PURE_IN_PLACE; }
 
-
-OpRef op_arg(Call& c, PURE_Op op) {
-  if (op == PURE_OP_NULL) fail(PURE_ERR_OP, "PURE_OP_NULL is not a valid op");
-  OpRef ref;
-  if (const int index = predefined_op(op)) {
-    ref.predefined = index;
-    return ref;
-  }
-  auto& table = c.rank.handles().ops;
-  const UserOp* u = table.find(op);
-  if (!u) handle_error(PURE_ERR_OP, "op", table.state(op), op);
-  ref.user = *u;
-  return ref;
-}
 
 void root_arg(const Comm& comm, int root) {
   if (root < 0 || root >= comm.size())
@@ -141,18 +128,20 @@ int pure_reduce_local(const void* inbuf, void* inoutbuf, int count, PURE_Datatyp
 int pure_barrier(PURE_Comm comm) {
   return call("pure_barrier", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) return inter_api::barrier(c, cm);
     if (coll::pair_barrier(c.rank.member(), cm, "pure_barrier")) return;
-    route::barrier(c.rank, cm, "pure_barrier");
+    route::barrier(c.rank.member(), cm, "pure_barrier");
   });
 }
 
 int pure_bcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_Comm comm) {
   return call("pure_bcast", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) return inter_api::bcast(c, cm, buffer, count, datatype, root);
     root_arg(cm, root);
     TypeRef t = type_arg(c, datatype);
     data_arg(buffer, count, *t.type, "buffer");
-    route::bcast(c.rank, cm, "pure_bcast", buffer, static_cast<std::size_t>(count), *t.type, root);
+    route::bcast(c.rank.member(), cm, "pure_bcast", buffer, static_cast<std::size_t>(count), *t.type, root);
   });
 }
 
@@ -160,6 +149,11 @@ int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
                 int root, PURE_Comm comm) {
   Rank* r = Rank::current();
   Comm* cm = r ? r->comm(comm) : nullptr;
+  if (cm && cm->inter())
+    return call("pure_reduce", [&](Call& c) {
+      inter_api::reduce(c, comm_arg(c, comm), "pure_reduce", sendbuf, recvbuf, count, datatype,
+                        op, root);
+    });
   // PURE_IN_PLACE is allowed at the root only; with an invalid root, report the root.
   const bool root_ok = cm && root >= 0 && root < cm->size();
   const bool may_be_in_place = !root_ok || cm->rank() == root;
@@ -167,7 +161,7 @@ int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
                    [&](Call& c, Comm& comm_ref, coll::ReduceArgs& a) {
                      root_arg(comm_ref, root);
                      if (comm_ref.rank() == root) buffer_arg(recvbuf, count, *a.type);
-                     route::reduce(c.rank, comm_ref, a, root);
+                     route::reduce(c.rank.member(), comm_ref, a, root);
                    });
 }
 
@@ -175,6 +169,9 @@ int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype 
                    PURE_Op op, PURE_Comm comm) {
   return call("pure_allreduce", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::reduce(c, cm, "pure_allreduce", sendbuf, recvbuf, count, datatype, op,
+                               -1);
     // Two rank threads, a predefined op and type, data that fits a line:
     // the exchange straight from the arguments, with no Reduction built.
     // Anything else, every error included, takes the general path.
@@ -182,7 +179,7 @@ int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype 
     checked_reduction(c, cm, "pure_allreduce", sendbuf, recvbuf, count, datatype, op, true,
                       [&](Call& c2, Comm& cm2, coll::ReduceArgs& a) {
                         buffer_arg(recvbuf, count, *a.type);
-                        route::reduce(c2.rank, cm2, a, -1);
+                        route::reduce(c2.rank.member(), cm2, a, -1);
                       });
   });
 }
@@ -191,8 +188,9 @@ int pure_scan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datat
               PURE_Comm comm) {
   return reduction("pure_scan", sendbuf, recvbuf, count, datatype, op, comm, true,
                    [&](Call& c, Comm& cm, coll::ReduceArgs& a) {
+                     if (cm.inter()) inter_api::no_scan(cm);
                      buffer_arg(recvbuf, count, *a.type);
-                     route::scan(c.rank, cm, a, false);
+                     route::scan(c.rank.member(), cm, a, false);
                    });
 }
 
@@ -200,8 +198,9 @@ int pure_exscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
                 PURE_Op op, PURE_Comm comm) {
   return reduction("pure_exscan", sendbuf, recvbuf, count, datatype, op, comm, true,
                    [&](Call& c, Comm& cm, coll::ReduceArgs& a) {
+                     if (cm.inter()) inter_api::no_scan(cm);
                      buffer_arg(recvbuf, count, *a.type);
-                     route::scan(c.rank, cm, a, true);
+                     route::scan(c.rank.member(), cm, a, true);
                    });
 }
 
@@ -209,6 +208,11 @@ int pure_reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                               PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
   Rank* r = Rank::current();
   Comm* cm = r ? r->comm(comm) : nullptr;
+  if (cm && cm->inter())
+    return call("pure_reduce_scatter_block", [&](Call& c) {
+      inter_api::reduce_scatter(c, comm_arg(c, comm), "pure_reduce_scatter_block", sendbuf,
+                                recvbuf, recvcount, nullptr, datatype, op);
+    });
   const int n = cm ? cm->size() : 1;
   const long long total = static_cast<long long>(recvcount) * n;
   return reduction("pure_reduce_scatter_block", sendbuf, recvbuf,
@@ -218,7 +222,7 @@ int pure_reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                      if (!a.send) buffer_arg(recvbuf, static_cast<int>(total), *a.type);
                      buffer_arg(recvbuf, recvcount, *a.type);
                      std::vector<int> counts(static_cast<std::size_t>(comm_ref.size()), recvcount);
-                     route::reduce_scatter(c.rank, comm_ref, a, counts.data());
+                     route::reduce_scatter(c.rank.member(), comm_ref, a, counts.data());
                    });
 }
 
@@ -226,6 +230,12 @@ int pure_reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
                         PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
   Rank* r = Rank::current();
   Comm* cm = r ? r->comm(comm) : nullptr;
+  if (cm && cm->inter())
+    return call("pure_reduce_scatter", [&](Call& c) {
+      if (!recvcounts) fail(PURE_ERR_ARG, "null recvcounts");
+      inter_api::reduce_scatter(c, comm_arg(c, comm), "pure_reduce_scatter", sendbuf, recvbuf, 0,
+                                recvcounts, datatype, op);
+    });
   long long total = 0;
   if (cm && recvcounts)
     for (int i = 0; i < cm->size(); ++i) total += recvcounts[i] > 0 ? recvcounts[i] : 0;
@@ -237,7 +247,7 @@ int pure_reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
                        if (recvcounts[i] < 0)
                          fail(PURE_ERR_COUNT, "invalid recvcounts[%d] = %d", i, recvcounts[i]);
                      buffer_arg(recvbuf, recvcounts[comm_ref.rank()], *a.type);
-                     route::reduce_scatter(c.rank, comm_ref, a, recvcounts);
+                     route::reduce_scatter(c.rank.member(), comm_ref, a, recvcounts);
                    });
 }
 
@@ -246,6 +256,12 @@ int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
                  PURE_Comm comm) {
   return call("pure_gatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) {
+      if (root == PURE_ROOT && (!recvcounts || !displs))
+        fail(PURE_ERR_ARG, "null receive counts or displacements");
+      return inter_api::gatherv(c, cm, "pure_gatherv", sendbuf, sendcount, sendtype, recvbuf, 0,
+                                recvcounts, displs, recvtype, root);
+    }
     root_arg(cm, root);
     const bool at_root = cm.rank() == root;
     TypeRef st, rt;
@@ -259,7 +275,7 @@ int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
       if (in_place(recvbuf) || (!recvbuf && rt.type->size() > 0))
         fail(PURE_ERR_BUFFER, "invalid receive buffer at the root");
     }
-    route::gatherv(c.rank, cm, "pure_gatherv", in_place(sendbuf) ? nullptr : sendbuf,
+    route::gatherv(c.rank.member(), cm, "pure_gatherv", in_place(sendbuf) ? nullptr : sendbuf,
                   static_cast<std::size_t>(sendcount), st.type, recvbuf, recvcounts, displs,
                   rt.type, root);
   });
@@ -269,6 +285,9 @@ int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void
                 int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
   return call("pure_gather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::gatherv(c, cm, "pure_gather", sendbuf, sendcount, sendtype, recvbuf,
+                                recvcount, nullptr, nullptr, recvtype, root);
     root_arg(cm, root);
     const bool at_root = cm.rank() == root;
     TypeRef st, rt;
@@ -283,7 +302,7 @@ int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void
       if (in_place(recvbuf)) fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not the receive buffer");
       buffer_arg(recvbuf, recvcount, *rt.type);
     }
-    route::gatherv(c.rank, cm, "pure_gather", in_place(sendbuf) ? nullptr : sendbuf,
+    route::gatherv(c.rank.member(), cm, "pure_gather", in_place(sendbuf) ? nullptr : sendbuf,
                   static_cast<std::size_t>(sendcount), st.type, recvbuf, b.counts.data(),
                   b.displs.data(), rt.type, root);
   });
@@ -294,6 +313,12 @@ int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[
                   int root, PURE_Comm comm) {
   return call("pure_scatterv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) {
+      if (root == PURE_ROOT && (!sendcounts || !displs))
+        fail(PURE_ERR_ARG, "null send counts or displacements");
+      return inter_api::scatterv(c, cm, "pure_scatterv", sendbuf, 0, sendcounts, displs, sendtype,
+                                 recvbuf, recvcount, recvtype, root);
+    }
     root_arg(cm, root);
     const bool at_root = cm.rank() == root;
     TypeRef st, rt;
@@ -307,7 +332,7 @@ int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[
       rt = type_arg(c, recvtype);
       data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     }
-    route::scatterv(c.rank, cm, "pure_scatterv", sendbuf, sendcounts, displs, st.type,
+    route::scatterv(c.rank.member(), cm, "pure_scatterv", sendbuf, sendcounts, displs, st.type,
                    in_place(recvbuf) ? nullptr : recvbuf, static_cast<std::size_t>(recvcount),
                    rt.type, root);
   });
@@ -317,6 +342,9 @@ int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
                  int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
   return call("pure_scatter", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::scatterv(c, cm, "pure_scatter", sendbuf, sendcount, nullptr, nullptr,
+                                 sendtype, recvbuf, recvcount, recvtype, root);
     root_arg(cm, root);
     const bool at_root = cm.rank() == root;
     TypeRef st, rt;
@@ -331,7 +359,7 @@ int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
       rt = type_arg(c, recvtype);
       data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     }
-    route::scatterv(c.rank, cm, "pure_scatter", sendbuf, b.counts.data(), b.displs.data(), st.type,
+    route::scatterv(c.rank.member(), cm, "pure_scatter", sendbuf, b.counts.data(), b.displs.data(), st.type,
                    in_place(recvbuf) ? nullptr : recvbuf, static_cast<std::size_t>(recvcount),
                    rt.type, root);
   });
@@ -342,6 +370,11 @@ int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, 
                     PURE_Comm comm) {
   return call("pure_allgatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) {
+      if (!recvcounts || !displs) fail(PURE_ERR_ARG, "null receive counts or displacements");
+      return inter_api::allgatherv(c, cm, "pure_allgatherv", sendbuf, sendcount, sendtype,
+                                   recvbuf, 0, recvcounts, displs, recvtype);
+    }
     TypeRef st, rt = type_arg(c, recvtype);
     if (!in_place(sendbuf)) {
       st = type_arg(c, sendtype);
@@ -350,7 +383,7 @@ int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, 
     counts_arg(recvcounts, displs, cm.size(), "receive");
     if (in_place(recvbuf) || (!recvbuf && rt.type->size() > 0))
       fail(PURE_ERR_BUFFER, "invalid receive buffer");
-    route::allgatherv(c.rank, cm, "pure_allgatherv", in_place(sendbuf) ? nullptr : sendbuf,
+    route::allgatherv(c.rank.member(), cm, "pure_allgatherv", in_place(sendbuf) ? nullptr : sendbuf,
                      static_cast<std::size_t>(sendcount), st.type, recvbuf, recvcounts, displs,
                      rt.type);
   });
@@ -360,6 +393,9 @@ int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, v
                    int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
   return call("pure_allgather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::allgatherv(c, cm, "pure_allgather", sendbuf, sendcount, sendtype,
+                                   recvbuf, recvcount, nullptr, nullptr, recvtype);
     TypeRef st, rt = type_arg(c, recvtype);
     if (!in_place(sendbuf)) {
       st = type_arg(c, sendtype);
@@ -367,7 +403,7 @@ int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, v
     }
     data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     Blocks b(cm.size(), recvcount);
-    route::allgatherv(c.rank, cm, "pure_allgather", in_place(sendbuf) ? nullptr : sendbuf,
+    route::allgatherv(c.rank.member(), cm, "pure_allgather", in_place(sendbuf) ? nullptr : sendbuf,
                      static_cast<std::size_t>(sendcount), st.type, recvbuf, b.counts.data(),
                      b.displs.data(), rt.type);
   });
@@ -378,6 +414,12 @@ int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm) {
   return call("pure_alltoallv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) {
+      if (!sendcounts || !sdispls || !recvcounts || !rdispls)
+        fail(PURE_ERR_ARG, "null counts or displacements");
+      return inter_api::alltoallv(c, cm, "pure_alltoallv", sendbuf, 0, sendcounts, sdispls,
+                                  sendtype, recvbuf, 0, recvcounts, rdispls, recvtype);
+    }
     TypeRef st, rt = type_arg(c, recvtype);
     if (!in_place(sendbuf)) {
       st = type_arg(c, sendtype);
@@ -387,7 +429,7 @@ int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
     counts_arg(recvcounts, rdispls, cm.size(), "receive");
     if (in_place(recvbuf) || (!recvbuf && rt.type->size() > 0))
       fail(PURE_ERR_BUFFER, "invalid receive buffer");
-    route::alltoallv(c.rank, cm, "pure_alltoallv", in_place(sendbuf) ? nullptr : sendbuf,
+    route::alltoallv(c.rank.member(), cm, "pure_alltoallv", in_place(sendbuf) ? nullptr : sendbuf,
                     sendcounts, sdispls, st.type, recvbuf, recvcounts, rdispls, rt.type);
   });
 }
@@ -396,6 +438,9 @@ int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, vo
                   int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
   return call("pure_alltoall", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::alltoallv(c, cm, "pure_alltoall", sendbuf, sendcount, nullptr, nullptr,
+                                  sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype);
     if (coll::pair_alltoall(c.rank.member(), cm, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                             recvtype))
       return;
@@ -406,7 +451,7 @@ int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, vo
     }
     data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
     Blocks s(cm.size(), sendcount), r(cm.size(), recvcount);
-    route::alltoallv(c.rank, cm, "pure_alltoall", in_place(sendbuf) ? nullptr : sendbuf,
+    route::alltoallv(c.rank.member(), cm, "pure_alltoall", in_place(sendbuf) ? nullptr : sendbuf,
                     s.counts.data(), s.displs.data(), st.type, recvbuf, r.counts.data(),
                     r.displs.data(), rt.type);
   });

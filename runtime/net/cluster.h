@@ -39,6 +39,8 @@ class Cluster {
   // communicator) above the user's tag: the user keeps the low bits.
   int slot_shift() const { return user_tag_bits_; }
   int user_tag_ub() const { return user_tag_ub_; }
+  // MPI's own MPI_TAG_UB, for tags the runtime chooses itself.
+  int mpi_tag_ub() const { return mpi_tag_ub_; }
 
   // Ends every process of the job (MPI_Abort on MPI_COMM_WORLD).
   [[noreturn]] void abort(int code);
@@ -53,6 +55,7 @@ class Cluster {
   int node_offset_ = 0;
   int user_tag_bits_ = 0;
   int user_tag_ub_ = 0;
+  int mpi_tag_ub_ = 0;
   bool finalized_ = false;
 };
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 #include "collectives/collectives.h"
 #include "comm/comm.h"
@@ -40,5 +41,14 @@ void alltoallv(coll::Member& member, Comm& comm, const char* call, const void* s
 // `comm`, as coll::split; `cluster` is this process's part of the job.
 NewComm split(coll::Member& member, Comm& comm, const char* call, int color, int key,
               const Cluster& cluster);
+
+// The MPI side (a CommNet) of a communicator spanning processes that its
+// members create alone (composite/create_among.h), made by the first of
+// them in each process only: `members` in new rank order, `service` the
+// runtime's own world communicator; the creation is number `number` of
+// its first member's process. Creations that run at the same time get
+// different MPI tags while fewer than MPI_TAG_UB / processes of them run.
+std::shared_ptr<Comm::Part> create_among(const Group& members, const Comm& service,
+                                         unsigned number, const Cluster& cluster);
 
 }  // namespace pure::hier

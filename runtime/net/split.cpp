@@ -1,5 +1,6 @@
 // Communicators spanning processes: split (and dup and create, expressed as
-// splits), built on the hierarchical collectives of hierarchical.cpp.
+// splits), built on the hierarchical collectives of hierarchical.cpp; and
+// the MPI side of those their members create alone.
 #include <mpi.h>
 
 #include <algorithm>
@@ -102,6 +103,17 @@ NewComm split(coll::Member& member, Comm& comm, const char* call, int color, int
   result.remote = share.remote_slot->part;
   result.local_members = share.members;
   return result;
+}
+
+std::shared_ptr<Comm::Part> create_among(const Group& members, const Comm& service,
+                                         unsigned number, const Cluster& cluster) {
+  const RankMap& map = cluster.map();
+  auto net = CommNet::layout(members.members(), map, cluster.me());
+  const unsigned procs = static_cast<unsigned>(map.procs());
+  const unsigned per_proc = (static_cast<unsigned>(cluster.mpi_tag_ub()) + 1) / procs;
+  const unsigned first = static_cast<unsigned>(map.proc_of(members.world_of(0)));
+  net->create_among(net_of(service), static_cast<int>((number % per_proc) * procs + first));
+  return net;
 }
 
 }  // namespace pure::hier
