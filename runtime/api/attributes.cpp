@@ -33,8 +33,14 @@ const char* predefined_name(int keyval) {
   }
 }
 
+// Whether a call may name a keyval the program freed while attributes still
+// hold it: reading or deleting such an attribute may (its delete callback
+// gets the keyval and may look at the attribute it deletes, as MPI lets a
+// freed key live until its last attribute goes), setting one may not.
+enum class FreedKeyval { refused, allowed };
+
 // A keyval the program may set, get or delete on an object of `kind`.
-void keyval_arg(Call& c, int keyval, AttrKind kind) {
+void keyval_arg(Call& c, int keyval, AttrKind kind, FreedKeyval freed = FreedKeyval::refused) {
   if (keyval == PURE_KEYVAL_INVALID)
     fail(PURE_ERR_KEYVAL, "PURE_KEYVAL_INVALID is not a valid keyval");
   if (const char* name = predefined_name(keyval))
@@ -42,9 +48,9 @@ void keyval_arg(Call& c, int keyval, AttrKind kind) {
   KeyvalTable& table = c.rank.handles().keyvals;
   const Keyval* k = table.find(keyval);
   if (!k) handle_error(PURE_ERR_KEYVAL, "keyval", table.state(keyval), keyval);
-  if (k->freed)
-    fail(PURE_ERR_KEYVAL, "keyval handle 0x%x was freed (attributes still hold it, but it "
-                          "names no keyval the program may use)",
+  if (k->freed && freed == FreedKeyval::refused)
+    fail(PURE_ERR_KEYVAL, "keyval handle 0x%x was freed (attributes still hold it, so they "
+                          "can be read and deleted, but no attribute can be set with it)",
          static_cast<unsigned>(keyval));
   if (k->kind != kind)
     fail(PURE_ERR_KEYVAL, "keyval 0x%x is a %s keyval; this call needs a %s keyval",
@@ -117,7 +123,7 @@ int comm_get(const char* name, PURE_Comm comm, int keyval, void* value, int* fla
       *flag = 1;
       return;
     }
-    keyval_arg(c, keyval, AttrKind::comm);
+    keyval_arg(c, keyval, AttrKind::comm, FreedKeyval::allowed);
     void* const* v = cm.attributes().find(keyval);
     *flag = v != nullptr;
     if (v) *static_cast<void**>(value) = *v;
@@ -127,7 +133,7 @@ int comm_get(const char* name, PURE_Comm comm, int keyval, void* value, int* fla
 int comm_delete(const char* name, PURE_Comm comm, int keyval) {
   return call(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    keyval_arg(c, keyval, AttrKind::comm);
+    keyval_arg(c, keyval, AttrKind::comm, FreedKeyval::allowed);
     callback_result(delete_attribute(c.rank.handles().keyvals, cm.attributes(), comm, keyval),
                     "delete", keyval);
   });
@@ -255,7 +261,7 @@ int pure_type_set_attr(PURE_Datatype datatype, int type_keyval, void* attribute_
 int pure_type_get_attr(PURE_Datatype datatype, int type_keyval, void* attribute_val, int* flag) {
   return call("pure_type_get_attr", [&](Call& c) {
     any_type_arg(c, datatype);
-    keyval_arg(c, type_keyval, AttrKind::type);
+    keyval_arg(c, type_keyval, AttrKind::type, FreedKeyval::allowed);
     if (!attribute_val || !flag) fail(PURE_ERR_ARG, "null attribute or flag pointer");
     Handles& h = c.rank.handles();
     auto it = h.type_attributes.find(datatype);
@@ -268,7 +274,7 @@ int pure_type_get_attr(PURE_Datatype datatype, int type_keyval, void* attribute_
 int pure_type_delete_attr(PURE_Datatype datatype, int type_keyval) {
   return call("pure_type_delete_attr", [&](Call& c) {
     any_type_arg(c, datatype);
-    keyval_arg(c, type_keyval, AttrKind::type);
+    keyval_arg(c, type_keyval, AttrKind::type, FreedKeyval::allowed);
     Handles& h = c.rank.handles();
     auto it = h.type_attributes.find(datatype);
     if (it == h.type_attributes.end()) return;
