@@ -1,5 +1,6 @@
 #include "job/rank.h"
 
+#include <errno.h>  // program_invocation_name (GNU)
 #include <unistd.h>
 
 #include <string>
@@ -77,7 +78,12 @@ const Cluster* Rank::cluster() const { return process_.cluster(); }
 
 void Rank::set_environment(int argc, char** argv) {
   Info& env = *handles_.infos.find(PURE_INFO_ENV);
-  if (argc > 0 && argv[0]) env.set("command", argv[0]);
+  // An embedding that passes no argv (pure::run from a test or a tool) still
+  // runs a program: the name the process was started with.
+  if (argc > 0 && argv[0])
+    env.set("command", argv[0]);
+  else if (program_invocation_name && program_invocation_name[0])
+    env.set("command", program_invocation_name);
   std::string args;
   for (int i = 1; i < argc; ++i) args += (i > 1 ? " " : "") + std::string(argv[i]);
   if (argc > 1) env.set("argv", args);
