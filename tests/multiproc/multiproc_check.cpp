@@ -16,23 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "check.h"
+
 namespace {
-
-// Ranks are threads: per-rank globals must be thread-local.
-thread_local int g_rank = -1, g_size = -1;
-
-#define CHECK(cond, ...)                                                          \
-  do {                                                                            \
-    if (!(cond)) {                                                                \
-      std::fprintf(stderr, "multiproc_check: rank %d: %s:%d: check failed: %s: ", \
-                   g_rank, __FILE__, __LINE__, #cond);                            \
-      std::fprintf(stderr, __VA_ARGS__);                                          \
-      std::fprintf(stderr, "\n");                                                 \
-      pure_abort(PURE_COMM_WORLD, 1);                                             \
-    }                                                                             \
-  } while (0)
-
-#define OK(call) CHECK((call) == PURE_SUCCESS, "%s", #call)
 
 // The byte at position i of a message from `from` to `to` with sequence k.
 unsigned char pattern(int from, int to, int k, std::size_t i) {
