@@ -1,5 +1,6 @@
 #include "composite/create_among.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,8 @@ namespace {
 struct Naming {
   std::uint64_t id;           // (first member << 32) | number in its process
   std::uint64_t fingerprint;  // of the member list
+  std::uint32_t order;        // in the job's order of creations (create_among.h)
+  std::uint32_t padding = 0;  // sent as bytes: no uninitialised hole
 };
 
 std::uint64_t fingerprint(const Group& g) {
@@ -35,10 +38,21 @@ std::uint64_t fingerprint(const Group& g) {
 NewComm create_among(Context& cx, const GroupRef& members, int tag, const char* call) {
   const Peers& peers = cx.member.shared().peers();
   const int root = members->world_of(0);
-  Naming naming{0, fingerprint(*members)};
+  Naming naming{0, fingerprint(*members), 0};
   if (cx.world == root) {
     naming.id = static_cast<std::uint64_t>(root) << 32 |
                 cx.member.shared().creations().next_number();
+    // The order: past every member's last creation.
+    std::vector<std::uint32_t> clocks(static_cast<std::size_t>(members->size()), 0);
+    {
+      Exchange x(cx, cx.service, call);
+      for (int k = 1; k < members->size(); ++k)
+        x.recv_bytes(members->world_of(k), &clocks[static_cast<std::size_t>(k)],
+                     sizeof(std::uint32_t), tag);
+      x.wait();
+    }
+    clocks[0] = cx.creation_clock;
+    naming.order = *std::max_element(clocks.begin(), clocks.end()) + 1;
     Exchange x(cx, cx.service, call);
     for (int k = 1; k < members->size(); ++k)
       x.send_bytes(members->world_of(k), &naming, sizeof naming, tag);
@@ -46,6 +60,7 @@ NewComm create_among(Context& cx, const GroupRef& members, int tag, const char* 
   } else {
     Naming got{};
     Exchange x(cx, cx.service, call);
+    x.send_bytes(root, &cx.creation_clock, sizeof(std::uint32_t), tag);
     x.recv_bytes(root, &got, sizeof got, tag);
     x.wait();
     if (got.fingerprint != naming.fingerprint)
@@ -54,7 +69,9 @@ NewComm create_among(Context& cx, const GroupRef& members, int tag, const char* 
            "the same group, in the same order",
            cx.world, root, tag);
     naming.id = got.id;
+    naming.order = got.order;
   }
+  cx.creation_clock = naming.order;
 
   std::vector<int> here_list;
   for (int w : members->members())
@@ -74,8 +91,7 @@ NewComm create_among(Context& cx, const GroupRef& members, int tag, const char* 
   char failure[256] = {};
   if (local.rank() == 0) {
     try {
-      const unsigned number = static_cast<unsigned>(naming.id & 0xFFFFFFFFu);
-      share.remote_slot->part = hier::create_among(*members, cx.service, number, *cx.cluster);
+      share.remote_slot->part = hier::create_among(*members, cx.service, naming.order, *cx.cluster);
     } catch (const Error& e) {
       std::snprintf(failure, sizeof failure, "%s", e.what());
     }

@@ -6,7 +6,20 @@
 // rank and a number from its process's Creations), sent to every other
 // member on the runtime's own world communicator with the caller's tag,
 // together with a fingerprint of the member list, so that members that
-// disagree on the group fail instead of meeting the wrong creation. The
+// disagree on the group fail instead of meeting the wrong creation.
+//
+// The first member also places the creation in the job's order of
+// creations by members alone: every member sends it its clock (the order
+// of its own last creation) and the creation's order is one past the
+// largest, so each rank's creations are ordered as it makes them (a
+// Lamport clock). The MPI side's tag grows with that order, because MPI
+// libraries run a process's concurrent communicator creations lowest tag
+// first: with tags in no particular order, a process could hold back the
+// creation that a member in another process is blocked in, while running
+// one that member joins only after it (a hang seen with Open MPI). With
+// the order, the lowest creation under way has all its members in it.
+//
+// The
 // members in each process then meet in its Creations by that id (context,
 // Dropbox); when they span processes, the first member in each process
 // makes the MPI side (net/hierarchical.h, create_among) while the others

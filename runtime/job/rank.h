@@ -6,6 +6,7 @@
 // below see only the piece they need; none of them knows Rank.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "base/waiter.h"
@@ -73,7 +74,9 @@ class Rank final : public WaitWork {
   }
   void free_comm(PURE_Comm handle) { handles_.comms.remove(handle); }
   // What the composite layer works with (composite/context.h).
-  Context context() { return Context{endpoint_, member_, cluster(), *service_, world_}; }
+  Context context() {
+    return Context{endpoint_, member_, cluster(), *service_, world_, creation_clock_};
+  }
 
   // ---- datatypes ----
   const Datatype* type(PURE_Datatype handle) { return handles_.type(handle); }
@@ -106,6 +109,7 @@ class Rank final : public WaitWork {
   coll::Member member_;
   Handles handles_;
   std::unique_ptr<Comm> service_;  // the runtime's own world communicator (composite/context.h)
+  std::uint32_t creation_clock_ = 0;  // composite/context.h
   BsendBuffer bsend_buffer_;
   State state_ = State::created;
   int thread_level_ = PURE_THREAD_SINGLE;

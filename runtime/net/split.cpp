@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <utility>
 #include <vector>
@@ -106,13 +107,16 @@ NewComm split(coll::Member& member, Comm& comm, const char* call, int color, int
 }
 
 std::shared_ptr<Comm::Part> create_among(const Group& members, const Comm& service,
-                                         unsigned number, const Cluster& cluster) {
+                                         std::uint32_t order, const Cluster& cluster) {
   const RankMap& map = cluster.map();
   auto net = CommNet::layout(members.members(), map, cluster.me());
-  const unsigned procs = static_cast<unsigned>(map.procs());
-  const unsigned per_proc = (static_cast<unsigned>(cluster.mpi_tag_ub()) + 1) / procs;
-  const unsigned first = static_cast<unsigned>(map.proc_of(members.world_of(0)));
-  net->create_among(net_of(service), static_cast<int>((number % per_proc) * procs + first));
+  // The tag grows with the order (MPI libraries run a process's concurrent
+  // creations lowest tag first); the first member tells apart creations of
+  // the same order.
+  const std::uint32_t ranks = static_cast<std::uint32_t>(map.ranks());
+  const std::uint32_t per_rank = (static_cast<std::uint32_t>(cluster.mpi_tag_ub()) + 1) / ranks;
+  const std::uint32_t first = static_cast<std::uint32_t>(members.world_of(0));
+  net->create_among(net_of(service), static_cast<int>((order % per_rank) * ranks + first));
   return net;
 }
 
