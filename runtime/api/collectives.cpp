@@ -69,7 +69,7 @@ template <class Body>
 int reduction(const char* name, const void* sendbuf, void* recvbuf, int count,
               PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, bool may_be_in_place,
               Body&& body) {
-  return call(name, [&](Call& c) {
+  return collective(name, [&](Call& c) {
     checked_reduction(c, comm_arg(c, comm), name, sendbuf, recvbuf, count, datatype, op,
                       may_be_in_place, body);
   });
@@ -126,7 +126,7 @@ int pure_reduce_local(const void* inbuf, void* inoutbuf, int count, PURE_Datatyp
 }
 
 int pure_barrier(PURE_Comm comm) {
-  return call("pure_barrier", [&](Call& c) {
+  return collective("pure_barrier", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter()) return inter_api::barrier(c, cm);
     if (coll::pair_barrier(c.rank.member(), cm, "pure_barrier")) return;
@@ -135,7 +135,7 @@ int pure_barrier(PURE_Comm comm) {
 }
 
 int pure_bcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_Comm comm) {
-  return call("pure_bcast", [&](Call& c) {
+  return collective("pure_bcast", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter()) return inter_api::bcast(c, cm, buffer, count, datatype, root);
     root_arg(cm, root);
@@ -150,7 +150,7 @@ int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
   Rank* r = Rank::current();
   Comm* cm = r ? r->comm(comm) : nullptr;
   if (cm && cm->inter())
-    return call("pure_reduce", [&](Call& c) {
+    return collective("pure_reduce", [&](Call& c) {
       inter_api::reduce(c, comm_arg(c, comm), "pure_reduce", sendbuf, recvbuf, count, datatype,
                         op, root);
     });
@@ -167,7 +167,7 @@ int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
 
 int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                    PURE_Op op, PURE_Comm comm) {
-  return call("pure_allreduce", [&](Call& c) {
+  return collective("pure_allreduce", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter())
       return inter_api::reduce(c, cm, "pure_allreduce", sendbuf, recvbuf, count, datatype, op,
@@ -209,7 +209,7 @@ int pure_reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   Rank* r = Rank::current();
   Comm* cm = r ? r->comm(comm) : nullptr;
   if (cm && cm->inter())
-    return call("pure_reduce_scatter_block", [&](Call& c) {
+    return collective("pure_reduce_scatter_block", [&](Call& c) {
       inter_api::reduce_scatter(c, comm_arg(c, comm), "pure_reduce_scatter_block", sendbuf,
                                 recvbuf, recvcount, nullptr, datatype, op);
     });
@@ -231,7 +231,7 @@ int pure_reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
   Rank* r = Rank::current();
   Comm* cm = r ? r->comm(comm) : nullptr;
   if (cm && cm->inter())
-    return call("pure_reduce_scatter", [&](Call& c) {
+    return collective("pure_reduce_scatter", [&](Call& c) {
       if (!recvcounts) fail(PURE_ERR_ARG, "null recvcounts");
       inter_api::reduce_scatter(c, comm_arg(c, comm), "pure_reduce_scatter", sendbuf, recvbuf, 0,
                                 recvcounts, datatype, op);
@@ -254,7 +254,7 @@ int pure_reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
 int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                  const int recvcounts[], const int displs[], PURE_Datatype recvtype, int root,
                  PURE_Comm comm) {
-  return call("pure_gatherv", [&](Call& c) {
+  return collective("pure_gatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter()) {
       if (root == PURE_ROOT && (!recvcounts || !displs))
@@ -283,7 +283,7 @@ int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
 
 int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                 int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
-  return call("pure_gather", [&](Call& c) {
+  return collective("pure_gather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter())
       return inter_api::gatherv(c, cm, "pure_gather", sendbuf, sendcount, sendtype, recvbuf,
@@ -311,7 +311,7 @@ int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void
 int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                   PURE_Datatype sendtype, void* recvbuf, int recvcount, PURE_Datatype recvtype,
                   int root, PURE_Comm comm) {
-  return call("pure_scatterv", [&](Call& c) {
+  return collective("pure_scatterv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter()) {
       if (root == PURE_ROOT && (!sendcounts || !displs))
@@ -340,7 +340,7 @@ int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[
 
 int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                  int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
-  return call("pure_scatter", [&](Call& c) {
+  return collective("pure_scatter", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter())
       return inter_api::scatterv(c, cm, "pure_scatter", sendbuf, sendcount, nullptr, nullptr,
@@ -368,7 +368,7 @@ int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
 int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                     const int recvcounts[], const int displs[], PURE_Datatype recvtype,
                     PURE_Comm comm) {
-  return call("pure_allgatherv", [&](Call& c) {
+  return collective("pure_allgatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter()) {
       if (!recvcounts || !displs) fail(PURE_ERR_ARG, "null receive counts or displacements");
@@ -391,7 +391,7 @@ int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, 
 
 int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                    int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_allgather", [&](Call& c) {
+  return collective("pure_allgather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter())
       return inter_api::allgatherv(c, cm, "pure_allgather", sendbuf, sendcount, sendtype,
@@ -412,7 +412,7 @@ int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, v
 int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                    PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_alltoallv", [&](Call& c) {
+  return collective("pure_alltoallv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter()) {
       if (!sendcounts || !sdispls || !recvcounts || !rdispls)
@@ -436,7 +436,7 @@ int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
 
 int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                   int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_alltoall", [&](Call& c) {
+  return collective("pure_alltoall", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter())
       return inter_api::alltoallv(c, cm, "pure_alltoall", sendbuf, sendcount, nullptr, nullptr,

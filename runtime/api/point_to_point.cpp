@@ -64,6 +64,7 @@ Request* buffered_send(Call& c, const void* buf, int count, const Message& m, in
   Request* r =
       c.rank.p2p().isend(region, bytes, packed, m.peer, *m.comm, tag, SendMode::standard);
   bb.track(region, r);
+  if (observed(c.rank)) observe_send(c.rank, m.peer, *m.comm, tag, bytes);
   return r;
 }
 
@@ -72,6 +73,8 @@ int blocking_send(const char* name, SendMode mode, const void* buf, int count,
   return call(name, [&](Call& c) {
     Message m = check_send(c, buf, count, datatype, dest, tag, comm);
     if (m.peer == PURE_PROC_NULL) return;
+    if (observed(c.rank))
+      observe_send(c.rank, m.peer, *m.comm, tag, static_cast<std::size_t>(count) * m.type.type->size());
     c.rank.p2p().send(buf, static_cast<std::size_t>(count), m.type, m.peer, *m.comm, tag,
                       mode, WaitSite{name, dest, tag});
   });
@@ -93,9 +96,31 @@ int nonblocking_send(const char* name, SendMode mode, const void* buf, int count
       *request = handle_of(completed_send_request());
       return;
     }
+    if (observed(c.rank))
+      observe_send(c.rank, m.peer, *m.comm, tag, static_cast<std::size_t>(count) * m.type.type->size());
     *request = handle_of(c.rank.p2p().isend(buf, static_cast<std::size_t>(count), m.type, m.peer,
                                             *m.comm, tag, mode));
   });
+}
+
+// A blocking receive, counted and traced when `watch`: also when it ends in
+// truncation, since the message was taken (and its status filled) all the same.
+// A trace shows what it was posted for while it waits (a deadlock's trace
+// ends there).
+template <class Receive>
+void observed_recv(Rank& rank, bool watch, const Message& posted, int tag, std::size_t bytes,
+                   PURE_Status* st, Receive&& receive) {
+  if (!watch) return receive();
+  const Comm& comm = *posted.comm;
+  if (trace::Buffer* traced = rank.waiter().trace())
+    traced->note_message(posted.peer, comm.context(), tag, static_cast<std::int64_t>(bytes));
+  try {
+    receive();
+  } catch (const Error& e) {
+    if (e.code() == PURE_ERR_TRUNCATE) observe_recv(rank, comm, *st);
+    throw;
+  }
+  observe_recv(rank, comm, *st);
 }
 
 // Copies out the result of a completed request, frees it and nulls the
@@ -105,6 +130,7 @@ int finish(Rank& rank, PURE_Request* handle, PURE_Status* status, std::string* w
   int err = PURE_SUCCESS;
   if (q->kind == Request::Kind::recv) {
     if (status) *status = q->status;
+    if (q->comm && observed(rank)) observe_recv(rank, *q->comm, q->status);
     err = q->error;
     if (err == PURE_ERR_TRUNCATE && why) {
       // A receive MPI matched itself (another process) does not learn the
@@ -210,8 +236,13 @@ int pure_recv(void* buf, int count, PURE_Datatype datatype, int source, int tag,
   return call("pure_recv", [&](Call& c) {
     Message m = check_recv(c, buf, count, datatype, source, tag, comm);
     if (m.peer == PURE_PROC_NULL) return proc_null_status(status);
-    c.rank.p2p().recv(buf, static_cast<std::size_t>(count), m.type, m.peer, *m.comm, tag, status,
-                      WaitSite{"pure_recv", source, tag});
+    PURE_Status seen;
+    const bool watch = observed(c.rank);
+    PURE_Status* st = status || !watch ? status : &seen;
+    observed_recv(c.rank, watch, m, tag, static_cast<std::size_t>(count) * m.type.type->size(), st, [&] {
+      c.rank.p2p().recv(buf, static_cast<std::size_t>(count), m.type, m.peer, *m.comm, tag, st,
+                        WaitSite{"pure_recv", source, tag});
+    });
   });
 }
 int pure_recv_msg(void* buf, int count, PURE_Datatype datatype, int source, int tag,
@@ -245,15 +276,24 @@ int pure_sendrecv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, in
     Message s = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, comm);
     Message r = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, comm);
     Endpoint& p2p = c.rank.p2p();
+    const bool watch = observed(c.rank);
+    if (watch && s.peer != PURE_PROC_NULL)
+      observe_send(c.rank, s.peer, *s.comm, sendtag,
+                   static_cast<std::size_t>(sendcount) * s.type.type->size());
     Request* sent = s.peer == PURE_PROC_NULL
                         ? completed_send_request()
                         : p2p.isend(sendbuf, static_cast<std::size_t>(sendcount), s.type, s.peer,
                                     *s.comm, sendtag, SendMode::standard);
-    if (r.peer == PURE_PROC_NULL)
+    PURE_Status seen;
+    PURE_Status* st = status || !watch ? status : &seen;
+    if (r.peer == PURE_PROC_NULL) {
       proc_null_status(status);
-    else
-      p2p.recv(recvbuf, static_cast<std::size_t>(recvcount), r.type, r.peer, *r.comm, recvtag,
-               status, WaitSite{"pure_sendrecv", source, recvtag});
+    } else {
+      observed_recv(c.rank, watch, r, recvtag, static_cast<std::size_t>(recvcount) * r.type.type->size(), st, [&] {
+        p2p.recv(recvbuf, static_cast<std::size_t>(recvcount), r.type, r.peer, *r.comm, recvtag,
+                 st, WaitSite{"pure_sendrecv", source, recvtag});
+      });
+    }
     c.rank.wait_until([&] { return p2p.test(sent); }, WaitSite{"pure_sendrecv", dest, sendtag});
     c.rank.free_request(sent);
   });
@@ -270,15 +310,22 @@ int pure_sendrecv_replace(void* buf, int count, PURE_Datatype datatype, int dest
     pack(buf, static_cast<std::size_t>(count), *s.type.type, 0, staged.data(), bytes);
     Endpoint& p2p = c.rank.p2p();
     TypeRef packed = c.rank.type_ref(PURE_PACKED);
+    const bool watch = observed(c.rank);
+    if (watch && s.peer != PURE_PROC_NULL) observe_send(c.rank, s.peer, *s.comm, sendtag, bytes);
     Request* sent = s.peer == PURE_PROC_NULL
                         ? completed_send_request()
                         : p2p.isend(staged.data(), bytes, packed, s.peer, *s.comm, sendtag,
                                     SendMode::standard);
-    if (r.peer == PURE_PROC_NULL)
+    PURE_Status seen;
+    PURE_Status* st = status || !watch ? status : &seen;
+    if (r.peer == PURE_PROC_NULL) {
       proc_null_status(status);
-    else
-      p2p.recv(buf, static_cast<std::size_t>(count), r.type, r.peer, *r.comm, recvtag, status,
-               WaitSite{"pure_sendrecv_replace", source, recvtag});
+    } else {
+      observed_recv(c.rank, watch, r, recvtag, static_cast<std::size_t>(count) * r.type.type->size(), st, [&] {
+        p2p.recv(buf, static_cast<std::size_t>(count), r.type, r.peer, *r.comm, recvtag, st,
+                 WaitSite{"pure_sendrecv_replace", source, recvtag});
+      });
+    }
     c.rank.wait_until([&] { return p2p.test(sent); },
                       WaitSite{"pure_sendrecv_replace", dest, sendtag});
     c.rank.free_request(sent);

@@ -453,7 +453,7 @@ int pure_topo_test(PURE_Comm comm, int* status) {
 int pure_neighbor_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
                             void* recvbuf, int recvcount, PURE_Datatype recvtype,
                             PURE_Comm comm) {
-  return call("pure_neighbor_allgather", [&](Call& c) {
+  return collective("pure_neighbor_allgather", [&](Call& c) {
     Neighbourhood n = neighbourhood_arg(c, comm);
     TypeRef st = type_arg(c, sendtype), rt = type_arg(c, recvtype);
     data_arg(sendbuf, sendcount, st, "send buffer");
@@ -468,7 +468,7 @@ int pure_neighbor_allgather(const void* sendbuf, int sendcount, PURE_Datatype se
 int pure_neighbor_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
                              void* recvbuf, const int recvcounts[], const int displs[],
                              PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_neighbor_allgatherv", [&](Call& c) {
+  return collective("pure_neighbor_allgatherv", [&](Call& c) {
     Neighbourhood n = neighbourhood_arg(c, comm);
     TypeRef st = type_arg(c, sendtype), rt = type_arg(c, recvtype);
     data_arg(sendbuf, sendcount, st, "send buffer");
@@ -483,7 +483,7 @@ int pure_neighbor_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype s
 
 int pure_neighbor_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
                            void* recvbuf, int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_neighbor_alltoall", [&](Call& c) {
+  return collective("pure_neighbor_alltoall", [&](Call& c) {
     Neighbourhood n = neighbourhood_arg(c, comm);
     TypeRef st = type_arg(c, sendtype), rt = type_arg(c, recvtype);
     data_arg(sendbuf, sendcount, st, "send buffer");
@@ -497,7 +497,7 @@ int pure_neighbor_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sen
 int pure_neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                             PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
                             const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_neighbor_alltoallv", [&](Call& c) {
+  return collective("pure_neighbor_alltoallv", [&](Call& c) {
     Neighbourhood n = neighbourhood_arg(c, comm);
     TypeRef st = type_arg(c, sendtype), rt = type_arg(c, recvtype);
     counts_arg(sendcounts, sdispls, n.out, "send");
@@ -513,7 +513,7 @@ int pure_neighbor_alltoallw(const void* sendbuf, const int sendcounts[],
                             const PURE_Aint sdispls[], const PURE_Datatype sendtypes[],
                             void* recvbuf, const int recvcounts[], const PURE_Aint rdispls[],
                             const PURE_Datatype recvtypes[], PURE_Comm comm) {
-  return call("pure_neighbor_alltoallw", [&](Call& c) {
+  return collective("pure_neighbor_alltoallw", [&](Call& c) {
     Neighbourhood n = neighbourhood_arg(c, comm);
     if ((n.out > 0 && (!sendcounts || !sdispls || !sendtypes)) ||
         (n.in > 0 && (!recvcounts || !rdispls || !recvtypes)))
