@@ -46,6 +46,8 @@ class Cluster {
   int slot_shift() const { return user_tag_bits_ + 1; }
   int schedule_tag_bit() const { return 1 << user_tag_bits_; }
   int user_tag_ub() const { return user_tag_ub_; }
+  // MPI's own MPI_TAG_UB, for tags the runtime chooses itself.
+  int mpi_tag_ub() const { return mpi_tag_ub_; }
 
   // This process's CLOCK_MONOTONIC minus process 0's, measured at start
   // right after a barrier: subtracted from this process's trace times so
@@ -75,6 +77,7 @@ class Cluster {
   int node_offset_ = 0;
   int user_tag_bits_ = 0;
   int user_tag_ub_ = 0;
+  int mpi_tag_ub_ = 0;
   std::int64_t clock_offset_ns_ = 0;
   std::unique_ptr<StallVote> stall_vote_;
   bool finalized_ = false;
