@@ -9,6 +9,9 @@
 #   tools/bench.sh coll --threshold [...]       Pure allreduce, partitioned vs combined
 #   tools/bench.sh tasks [--quick] [--rounds N] the load-imbalanced stencil: Open MPI,
 #                                               Pure and Pure with tasks over imbalance
+#   tools/bench.sh apps [--quick] [--rounds N]  NAS DT and the MD proxy: Open MPI, Pure
+#                                               and Pure with tasks (report:
+#                                               tools/bench_apps.py)
 #   tools/bench.sh internode [--quick] [--rounds N]
 #                                               the same between 2 processes: Pure over
 #                                               MPI vs Open MPI
@@ -49,6 +52,13 @@ suites:
                               with tasks, alternating within one run, at 2 ranks
                               and at 8 ranks on 2 cores; times, each version's
                               ratio to its balanced run, chunks stolen
+  apps [--quick] [--rounds N] apps/dt (NAS DT class A: BH and WH at 21 ranks, SH at
+                              80) and apps/md (balanced and imbalanced, at 2 ranks
+                              with a core each and at 8 and 16 ranks on 2 cores):
+                              Open MPI, Pure (the same MPI source, ported) and Pure
+                              with tasks, alternating within one run; checks that
+                              the versions compute the same results; a table and
+                              an SVG plot (tools/bench_apps.py)
   internode [--quick] [--rounds N]
                               the p2p benchmark between two processes: Pure with one
                               rank in each of 2 processes (purerun -n 2
@@ -756,6 +766,103 @@ cmd_tasks() {
   echo "(raw output of every run: $dir)"
 }
 
+# ----------------------------------------------------------------- apps
+
+# apps/dt and apps/md (their READMEs): one MPI source each, built for Open MPI
+# (APP_mpi) and ported (APP_pure), and a task version (APP_tasks).
+apps_dir=$build/apps
+app_versions=(mpi pure tasks)
+
+# Fails unless every version of both apps is built.
+apps_check_built() {
+  local app v
+  for app in dt md; do
+    for v in "${app_versions[@]}"; do
+      [ -x "$apps_dir/$app/${app}_$v" ] ||
+        die "$apps_dir/$app/${app}_$v is missing (it needs MPI and include/pure/pure.hpp)"
+    done
+  done
+}
+
+# app_run APP VERSION RANKS OUT ARGS...: one run of APP_VERSION at RANKS
+# ranks, launched as coll_launch says, its output in OUT; the Pure versions
+# with PURE_STATS=1 (the task chunks each rank ran).
+app_run() {
+  local app=$1 version=$2 n=$3 out=$4 pure_opts mpi_opts
+  shift 4
+  coll_launch "$n"
+  case $version in
+    mpi)
+      run_logged "$out" mpirun "${mpi_opts[@]}" "${ompi_args[@]}" "$apps_dir/$app/${app}_mpi" "$@" ;;
+    pure | tasks)
+      run_logged "$out" env PURE_STATS=1 "$pure_root/tools/purerun" "${pure_opts[@]}" \
+        "$apps_dir/$app/${app}_$version" "$@" ;;
+    *) die "app_run: unknown version '$version'" ;;
+  esac
+}
+
+cmd_apps() {
+  local rounds=5 steps=40
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --quick) rounds=3; steps=10; shift ;;
+      --rounds)
+        [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--rounds needs a positive integer"
+        rounds=$2; shift 2 ;;
+      *) usage >&2; die "apps: unknown option '$1'" ;;
+    esac
+  done
+  build_release
+  apps_check_built
+  local dir=$results/apps
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  pick_ompi_transport
+  ompi_transport+=$(ompi_env_note)
+  echo "bench: Open MPI transport: $ompi_transport" >&2
+
+  # APP INPUT RANKS ARGS: DT class A on its three graphs, with as many ranks
+  # as the graph has nodes; MD's 32000 atoms filling the box (balanced) or
+  # half of a box twice as long (imbalanced), at 2, 8 and 16 ranks.
+  local md_balanced="--size 20 --steps $steps --print $steps"
+  local md_imbalanced="--nx 40 --ny 20 --nz 20 --fill 0.5 --steps $steps --print $steps"
+  local configs=(
+    "dt A-BH 21 A BH"
+    "dt A-WH 21 A WH"
+    "dt A-SH 80 A SH"
+    "md balanced 2 $md_balanced"
+    "md imbalanced 2 $md_imbalanced"
+    "md balanced 8 $md_balanced"
+    "md imbalanced 8 $md_imbalanced"
+    "md balanced 16 $md_balanced"
+    "md imbalanced 16 $md_imbalanced"
+  )
+  local r i k v app input n args load_before
+  load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+  for ((r = 1; r <= rounds; ++r)); do
+    printf 'bench: round %d/%d:' "$r" "$rounds" >&2
+    for ((i = 0; i < ${#configs[@]}; ++i)); do
+      read -r app input n args <<<"${configs[i]}"
+      printf ' %s %s@%d' "$app" "$input" "$n" >&2
+      # Each version goes first as often as the others.
+      for ((k = 0; k < 3; ++k)); do
+        v=${app_versions[(r + i + k) % 3]}
+        # shellcheck disable=SC2086  # args: words by design
+        app_run "$app" "$v" "$n" "$dir/$app.$input.$n.$v.$r" $args
+      done
+    done
+    printf '\n' >&2
+  done
+  echo >&2
+  python3 "$pure_root/tools/bench_apps.py" "$dir" --rounds "$rounds" \
+    --load "$load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after" \
+    --transport "$(mpirun --version 2>/dev/null | head -n 1), $ompi_transport" \
+    --plot "$dir/apps.svg" | tee "$dir/report.txt" ||
+    die "the versions computed different results (see above)"
+  echo
+  echo "(raw output of every run: $dir)"
+}
+
 # ----------------------------------------------------------------- queue
 
 cmd_floor() {
@@ -823,7 +930,7 @@ fi
 suite=$1
 shift
 case $suite in
-  p2p | internode | coll | tasks | queue | floor) "cmd_$suite" "$@" ;;
+  p2p | internode | coll | tasks | apps | queue | floor) "cmd_$suite" "$@" ;;
   -h | --help) usage ;;
   *) usage >&2; echo "bench: unknown suite '$suite'" >&2; exit 2 ;;
 esac

@@ -2,11 +2,12 @@
 # The demo: installs what is missing, builds the Release tree, then runs the
 # load-imbalanced stencil (apps/rand_stencil) three ways on this machine's
 # cores -- Open MPI, Pure, Pure with tasks -- and prints them side by side,
-# with a balanced run of the task version for reference. It fails when the
-# three compute different results. Under a minute on 2 cores.
+# with a balanced run of the task version for reference; then NAS DT
+# (apps/dt, class A BH: 21 ranks) the same three ways. It fails when the
+# versions compute different results. About a minute on 2 cores.
 #
-# tools/bench.sh tasks sweeps the imbalance; tools/bench.sh p2p and coll
-# compare messaging with Open MPI.
+# tools/bench.sh tasks sweeps the imbalance; tools/bench.sh apps runs DT and
+# the MD proxy; tools/bench.sh p2p and coll compare messaging with Open MPI.
 set -euo pipefail
 # shellcheck source=tools/deps.sh
 source "$(dirname "${BASH_SOURCE[0]}")/deps.sh"
@@ -27,10 +28,12 @@ die() {
 
 # A tree configured without the benchmarks (the probe) or the apps gets them.
 if [ ! -x "$build/bench/bench_p2p_mpi" ] || [ ! -x "$stencil_dir/rand_stencil_mpi" ] ||
-  [ ! -x "$stencil_dir/rand_stencil_tasks" ]; then
+  [ ! -x "$stencil_dir/rand_stencil_tasks" ] || [ ! -x "$apps_dir/dt/dt_mpi" ] ||
+  [ ! -x "$apps_dir/dt/dt_tasks" ]; then
   build_release
 fi
 stencil_check_built
+apps_check_built
 
 dir=$build/demo-results
 rm -rf "$dir"
@@ -154,8 +157,66 @@ How each version is built and run:
   Pure + tasks  apps/rand_stencil/rand_stencil_tasks.cpp: the same computation with each
                 iteration's compute loop a PureTask; a rank waiting for its halo steals
                 chunks of it. tools/purerun -n $ranks build/apps/rand_stencil/rand_stencil_tasks
-
-Every run's output: $dir. Next: tools/bench.sh tasks (the imbalance
-sweep), tools/bench.sh p2p and coll (messaging against Open MPI).
 EOF
 [ "$report_status" -eq 0 ] || die "FAILED: the versions computed different results (see above)"
+
+# NAS DT class A on the black-hole graph: 16 sources funnel through 4
+# comparators into one sink, a node per rank, so 21 ranks share the cores
+# (Pure: fibers; Open MPI: 21 processes, oversubscribed). Launched as
+# tools/bench.sh apps does (app_run).
+dt_ranks=21
+dt_versions=(mpi pure tasks)
+echo
+echo "demo: NAS DT class A BH (apps/dt), $dt_ranks ranks on $(nproc) cores, best of $rounds rounds"
+for ((r = 1; r <= rounds; ++r)); do
+  printf 'demo: round %d/%d:' "$r" "$rounds"
+  # Each version goes first in turn.
+  for ((k = 0; k < 3; ++k)); do
+    run=${dt_versions[(r - 1 + k) % 3]}
+    app_run dt "$run" "$dt_ranks" "$dir/dt.$run.$r" A BH
+    [ "$k" -eq 0 ] || printf ','
+    printf ' %s %s s' "${label[$run]}" "$(sed -n 's/^DT .* time_s=//p' "$dir/dt.$run.$r")"
+  done
+  printf '\n'
+done
+echo
+dt_status=0
+awk '
+  FNR == 1 { run = FILENAME; sub(/.*\/dt\./, "", run); sub(/\..*/, "", run) }
+  /^DT / {
+    split($0, f, /[ =]/)  # DT, graph.class, l2, value, verified, yes|no, time_s, seconds
+    t = f[8] + 0
+    if (!(run in best) || t < best[run]) best[run] = t
+    if (l2 == "") l2 = f[4]
+    else if (f[4] != l2) bad = bad sprintf("%s printed L2 norm %s, another run %s\n", run, f[4], l2)
+    if (f[6] != "yes") bad = bad sprintf("%s: verified=%s\n", run, f[6])
+    found[run] = 1
+  }
+  END {
+    printf "| %-14s | %8s | %19s |\n", "version", "time (s)", "speedup vs Open MPI"
+    printf "|%s|%s|%s|\n", "----------------", "----------", "---------------------"
+    split("mpi pure tasks", order, " ")
+    split("Open MPI|Pure|Pure + tasks", name, "|")
+    for (i = 1; i <= 3; ++i) {
+      v = order[i]
+      if (!(v in found)) { bad = bad "no result line from " v "\n"; continue }
+      printf "| %-14s | %8.3f | %19s |\n", name[i], best[v],
+             (i > 1 && best[v] > 0 ? sprintf("%.2fx", best["mpi"] / best[v]) : "-")
+    }
+    printf "\nL2 norm %s, verified against NPB%ss value for class A BH (17809491) by every run.\n", l2, "\047"
+    if (bad != "") { printf "\nWRONG RESULTS:\n%s", bad; exit 1 }
+  }' "$dir"/dt.*.[0-9]* | tee "$dir/dt-report.txt" || dt_status=$?
+
+cat <<EOF
+
+  Open MPI      apps/dt/dt.c built with Open MPI; mpirun -np $dt_ranks --oversubscribe --bind-to none
+  Pure          the same source ported by purecc (build/apps/dt/dt_pure); purerun -n $dt_ranks
+                (more ranks than cores: fibers)
+  Pure + tasks  apps/dt/dt_tasks.cpp: each graph node's work in PureTasks, whose chunks the
+                ranks waiting for their inputs run
+
+Every run's output: $dir. Next: tools/bench.sh tasks (the imbalance
+sweep), tools/bench.sh apps (DT and the MD proxy), tools/bench.sh p2p and
+coll (messaging against Open MPI).
+EOF
+[ "$dt_status" -eq 0 ] || die "FAILED: the DT versions computed different results (see above)"
