@@ -158,8 +158,7 @@ int main(int argc, char** argv) {
     } else {
       /* checksums travel on tags past the arcs' */
       const double checksum = run_sink(n, rank);
-      check(MPI_Send(&checksum, 1, MPI_DOUBLE, 0, graph->arcs + rank, MPI_COMM_WORLD),
-            "MPI_Send");
+      check(MPI_Send(&checksum, 1, MPI_DOUBLE, 0, graph->arcs + rank, MPI_COMM_WORLD), "MPI_Send");
     }
   }
   double l2 = 0.0;
@@ -167,9 +166,9 @@ int main(int argc, char** argv) {
     for (int v = 0; v < graph->nodes; ++v) {
       if (graph->node[v].kind != DT_SINK) continue;
       double checksum = 0.0;
-      check(MPI_Recv(&checksum, 1, MPI_DOUBLE, v, graph->arcs + v, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE),
-            "MPI_Recv");
+      check(
+          MPI_Recv(&checksum, 1, MPI_DOUBLE, v, graph->arcs + v, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+          "MPI_Recv");
       l2 += checksum;
     }
   }

@@ -150,8 +150,7 @@ static inline void dt_features_fill(const struct dt_features* f, double* val, in
   if (lo >= hi) return;
   int32_t x[DT_FIELD_DIM];
   for (int d = 0; d < DT_FIELD_DIM; ++d) {
-    x[d] = f->start[d] * dt_ipow_mod(dt_feature_base[d], lo, dt_feature_mod[d]) %
-           dt_feature_mod[d];
+    x[d] = f->start[d] * dt_ipow_mod(dt_feature_base[d], lo, dt_feature_mod[d]) % dt_feature_mod[d];
   }
   for (int64_t k = lo; k < hi; ++k) {
     for (int d = 0; d < DT_FIELD_DIM; ++d) {
@@ -214,9 +213,7 @@ static inline double dt_distance2(const double* a, const double* b) {
   return d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3;
 }
 
-static inline double dt_filter_weight(int node) {
-  return (double)(node + 1) / (double)(node + 2);
-}
+static inline double dt_filter_weight(int node) { return (double)(node + 1) / (double)(node + 2); }
 
 /* The offset k for sample p, with a[p-1] given (rewritten, or the first
  * sample) in `previous`. */

@@ -12,12 +12,12 @@
 #include "dt_graph.h"
 #include "dt_kernel.h"
 
-#define DT_USAGE                                                                        \
-  "usage: dt CLASS GRAPH\n"                                                             \
-  "  CLASS  S, W, A or B (NPB's problem classes)\n"                                     \
-  "  GRAPH  BH (black hole: sources funnel into one sink), WH (white hole: one\n"       \
-  "         source fans out to the sinks) or SH (shuffle)\n"                            \
-  "Needs at least as many ranks as the graph has nodes (S: 5 BH/WH, 12 SH;\n"           \
+#define DT_USAGE                                                                  \
+  "usage: dt CLASS GRAPH\n"                                                       \
+  "  CLASS  S, W, A or B (NPB's problem classes)\n"                               \
+  "  GRAPH  BH (black hole: sources funnel into one sink), WH (white hole: one\n" \
+  "         source fans out to the sinks) or SH (shuffle)\n"                      \
+  "Needs at least as many ranks as the graph has nodes (S: 5 BH/WH, 12 SH;\n"     \
   "W: 11, 32; A: 21, 80; B: 43, 192); ranks beyond them are idle.\n"
 
 struct dt_options {
@@ -48,8 +48,8 @@ static inline int dt_parse_options(int argc, char** argv, struct dt_options* o, 
 /* The result line, printed by rank 0; tools and tests parse it. The L2
  * norm is an integer held in a double: %.17g prints it exactly. */
 static inline void dt_print_result(const struct dt_options* o, double l2, double seconds) {
-  printf("DT %s.%c l2=%.17g verified=%s time_s=%.6f\n", dt_graph_name(o->graph), o->cls.name,
-         l2, dt_verified(l2, o->cls.verify[o->graph]) ? "yes" : "no", seconds);
+  printf("DT %s.%c l2=%.17g verified=%s time_s=%.6f\n", dt_graph_name(o->graph), o->cls.name, l2,
+         dt_verified(l2, o->cls.verify[o->graph]) ? "yes" : "no", seconds);
   fflush(stdout);
 }
 

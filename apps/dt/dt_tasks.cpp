@@ -17,10 +17,11 @@
 #include <pure/pure.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
+#include <new>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -48,15 +49,23 @@ chunk_id_t chunks_for(std::int64_t values) {
   return std::clamp<std::int64_t>(values / kMinChunkValues, 1, 128);
 }
 
+constexpr std::size_t kCacheLine = 64;
+
 // A feature array: len doubles (4 per sample), uninitialised until written.
+// It starts on a cache line, so that chunks cut on cache-line boundaries
+// (pure_aligned_idx_range) never share a line.
 struct Array {
+  struct Free {
+    void operator()(double* p) const { ::operator delete[](p, std::align_val_t{kCacheLine}); }
+  };
   int len = 0;
-  std::unique_ptr<double[]> val;
+  std::unique_ptr<double[], Free> val;
 
   static Array of_length(int len) {
     Array a;
     a.len = len;
-    a.val.reset(new double[static_cast<std::size_t>(len)]);
+    a.val.reset(static_cast<double*>(::operator new[](
+        static_cast<std::size_t>(len) * sizeof(double), std::align_val_t{kCacheLine})));
     return a;
   }
 };
@@ -100,27 +109,31 @@ Array resample(const Array& a, int len) {
   const double* in = a.val.get();
   double* val = out.val.get();
   const int n = a.len;
-  for_chunks(len, [=](std::int64_t lo, std::int64_t hi) {
-    dt_resample_range(in, n, val, len, lo, hi);
-  });
+  for_chunks(len,
+             [=](std::int64_t lo, std::int64_t hi) { dt_resample_range(in, n, val, len, lo, hi); });
   return out;
 }
 
 // The window filter of a with b (same length) into out, out of place: out
 // gets a's first and last samples and the filtered samples between.
 //
-// The filter is cut into pieces; piece c covers samples [lo, hi) of 1 .. samples-2. The choice at sample p
-// depends on the choice k at p-1 only through the rewritten a[p-1] =
-// weight * b[p-1+k], k in {-1, 0, 1}; a chunk with lo > 1 follows the three
-// possible k at lo-1 in step until their choices agree at some sample
-// (`settled`), and writes out from there (the rest of the chain no longer
-// depends on the start). The owner then walks the pieces in order and
-// computes [lo, settled) of each from the true out[lo-1]; a piece that never
-// settled is computed whole there, so the result is exact in every case.
+// The filter is cut into pieces; piece c covers samples [lo, hi) of
+// 1 .. samples-2. The choice at sample p depends on the choice k at p-1 only
+// through the rewritten a[p-1] = weight * b[p-1+k], k in {-1, 0, 1}; a piece
+// with lo > 1 follows the three possible k at lo-1 in step until their
+// choices agree at some sample (`settled`), and writes out from there (the
+// rest of the chain no longer depends on the start). The owner then walks
+// the pieces in order and computes [lo, settled) of each from the true
+// out[lo-1]; a piece that never settled is computed whole there, so the
+// result is exact in every case. The task's chunks share out the pieces.
 class FilterTask {
  public:
   FilterTask(const double* a, const double* b, double* out, int samples, double weight)
-      : a_(a), b_(b), out_(out), samples_(samples), weight_(weight),
+      : a_(a),
+        b_(b),
+        out_(out),
+        samples_(samples),
+        weight_(weight),
         pieces_(chunks_for(static_cast<std::int64_t>(samples) * DT_FIELD_DIM)),
         settled_(static_cast<std::size_t>(pieces_)) {}
 

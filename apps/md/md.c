@@ -159,8 +159,8 @@ static int make_domain(const struct md_options* o, int ranks, int rank, struct d
     d->side[k] = d->box[k] / d->cells[k];
   }
   if (!choose_grid(ranks, d->cells, d->grid)) {
-    snprintf(error, error_size, "%d ranks do not fit the %dx%dx%d link cells", ranks,
-             d->cells[0], d->cells[1], d->cells[2]);
+    snprintf(error, error_size, "%d ranks do not fit the %dx%dx%d link cells", ranks, d->cells[0],
+             d->cells[1], d->cells[2]);
     return 0;
   }
   d->coord[0] = rank / (d->grid[1] * d->grid[2]);
@@ -391,8 +391,8 @@ static void exchange_halo(const struct domain* d, struct atoms* a, struct md_cel
     check(MPI_Irecv(b->counts_in[1], cells, MPI_INT, peer[1], kTagHaloCount + 2 * dim,
                     MPI_COMM_WORLD, &requests[1]),
           "MPI_Irecv");
-    check(MPI_Isend(b->counts[0], cells, MPI_INT, peer[0], kTagHaloCount + 2 * dim,
-                    MPI_COMM_WORLD, &requests[2]),
+    check(MPI_Isend(b->counts[0], cells, MPI_INT, peer[0], kTagHaloCount + 2 * dim, MPI_COMM_WORLD,
+                    &requests[2]),
           "MPI_Isend");
     check(MPI_Isend(b->counts[1], cells, MPI_INT, peer[1], kTagHaloCount + 2 * dim + 1,
                     MPI_COMM_WORLD, &requests[3]),
@@ -439,7 +439,8 @@ static void exchange_halo(const struct domain* d, struct atoms* a, struct md_cel
  * it entered: along x, then y, then z (an atom that crossed a corner travels
  * on in the next phase). An atom moves less than a cell per step, so it
  * always lands in a neighbour's block; one that does not ends the job. */
-static void migrate_atoms(const struct domain* d, struct atoms* a, struct buffers* b, int64_t step) {
+static void migrate_atoms(const struct domain* d, struct atoms* a, struct buffers* b,
+                          int64_t step) {
   for (int dim = 0; dim < 3; ++dim) {
     if (d->grid[dim] == 1) continue;
     const int peer[2] = {d->left[dim], d->right[dim]};
@@ -477,14 +478,14 @@ static void migrate_atoms(const struct domain* d, struct atoms* a, struct buffer
     check(MPI_Irecv(&incoming[0], 1, MPI_INT, peer[0], kTagMigrateCount + 2 * dim + 1,
                     MPI_COMM_WORLD, &requests[0]),
           "MPI_Irecv");
-    check(MPI_Irecv(&incoming[1], 1, MPI_INT, peer[1], kTagMigrateCount + 2 * dim,
-                    MPI_COMM_WORLD, &requests[1]),
+    check(MPI_Irecv(&incoming[1], 1, MPI_INT, peer[1], kTagMigrateCount + 2 * dim, MPI_COMM_WORLD,
+                    &requests[1]),
           "MPI_Irecv");
     check(MPI_Isend(&sent[0], 1, MPI_INT, peer[0], kTagMigrateCount + 2 * dim, MPI_COMM_WORLD,
                     &requests[2]),
           "MPI_Isend");
-    check(MPI_Isend(&sent[1], 1, MPI_INT, peer[1], kTagMigrateCount + 2 * dim + 1,
-                    MPI_COMM_WORLD, &requests[3]),
+    check(MPI_Isend(&sent[1], 1, MPI_INT, peer[1], kTagMigrateCount + 2 * dim + 1, MPI_COMM_WORLD,
+                    &requests[3]),
           "MPI_Isend");
     check(MPI_Waitall(4, requests, MPI_STATUSES_IGNORE), "MPI_Waitall");
     const int total = incoming[0] + incoming[1];
@@ -495,9 +496,8 @@ static void migrate_atoms(const struct domain* d, struct atoms* a, struct buffer
     check(MPI_Irecv(in, kMigrateDoubles * incoming[0], MPI_DOUBLE, peer[0],
                     kTagMigrateData + 2 * dim + 1, MPI_COMM_WORLD, &requests[0]),
           "MPI_Irecv");
-    check(MPI_Irecv(in + kMigrateDoubles * incoming[0], kMigrateDoubles * incoming[1],
-                    MPI_DOUBLE, peer[1], kTagMigrateData + 2 * dim, MPI_COMM_WORLD,
-                    &requests[1]),
+    check(MPI_Irecv(in + kMigrateDoubles * incoming[0], kMigrateDoubles * incoming[1], MPI_DOUBLE,
+                    peer[1], kTagMigrateData + 2 * dim, MPI_COMM_WORLD, &requests[1]),
           "MPI_Irecv");
     check(MPI_Isend(b->data[0], kMigrateDoubles * sent[0], MPI_DOUBLE, peer[0],
                     kTagMigrateData + 2 * dim, MPI_COMM_WORLD, &requests[2]),

@@ -21,8 +21,8 @@ constexpr std::int64_t kMinChunkCells = 4;
 
 }  // namespace
 
-extern "C" uint64_t md_forces_tasks(const md_cells* cells, const double* x, double* f,
-                                    double* e, const md_lj* lj) {
+extern "C" uint64_t md_forces_tasks(const md_cells* cells, const double* x, double* f, double* e,
+                                    const md_lj* lj) {
   const std::int64_t owned = md_owned_cells(cells);
   std::atomic<std::uint64_t> pairs{0};
   PureTask task(

@@ -23,8 +23,8 @@
 #define MD_SIGMA 2.315        /* A */
 #define MD_EPSILON 0.167      /* eV */
 #define MD_MASS (63.55 * MD_AMU_TO_INTERNAL_MASS)
-#define MD_LATTICE 3.615             /* FCC lattice constant, A */
-#define MD_CUTOFF (2.5 * MD_SIGMA)   /* A */
+#define MD_LATTICE 3.615           /* FCC lattice constant, A */
+#define MD_CUTOFF (2.5 * MD_SIGMA) /* A */
 
 /* The pair potential 4 eps ((s/r)^12 - (s/r)^6), shifted to 0 at the cutoff,
  * in the form the kernel evaluates. */

@@ -143,10 +143,10 @@ static inline void md_print_energies(int64_t step, double dt, int64_t atoms,
 }
 
 /* The closing line: what ran and how long the steps took. */
-static inline void md_print_result(const char* version, const struct md_options* o,
-                                   int64_t atoms, uint64_t pairs, double seconds, int ranks,
-                                   const int grid[3]) {
-  printf("md: atoms %" PRId64 " steps %" PRId64 " pairs %" PRIu64 " time_s %.6f ranks %d grid "
+static inline void md_print_result(const char* version, const struct md_options* o, int64_t atoms,
+                                   uint64_t pairs, double seconds, int ranks, const int grid[3]) {
+  printf("md: atoms %" PRId64 " steps %" PRId64 " pairs %" PRIu64
+         " time_s %.6f ranks %d grid "
          "%dx%dx%d fill %g version %s\n",
          atoms, o->steps, pairs, seconds, ranks, grid[0], grid[1], grid[2], o->fill, version);
   fflush(stdout);
