@@ -1,7 +1,6 @@
 // The rewrites that need the AST: references to MPI functions, types and
-// enumerators; main; C library calls with process-wide meaning; and objects
-// with static storage, which become thread-local because ranks now share
-// one address space.
+// enumerators; main; C library calls with process-wide meaning. Objects with
+// static storage, which each rank has its own of, are rank_globals.cpp's.
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
@@ -139,123 +138,6 @@ class LibcHazards : public MatchFinder::MatchCallback {
   TuContext& tu_;
 };
 
-// Every mutable object with static storage becomes thread-local: globals,
-// extern declarations (so all declarations of one object agree, in every
-// translation unit, whatever EXTERN expands to), file and function statics,
-// static data members. Constant objects stay shared.
-class StaticStorage : public MatchFinder::MatchCallback {
- public:
-  explicit StaticStorage(TuContext& tu) : tu_(tu) {}
-  void run(const MatchFinder::MatchResult& r) override {
-    const auto* vd = r.Nodes.getNodeAs<clang::VarDecl>("var");
-    if (vd->isImplicit() || llvm::isa<clang::ParmVarDecl>(vd) || !vd->hasGlobalStorage()) return;
-    if (vd->getTLSKind() != clang::VarDecl::TLS_None || vd->isConstexpr()) return;
-    if (r.Context->getBaseElementType(vd->getType()).isConstQualified()) return;
-    if (is_libc_object(vd->getName())) return;
-    for (const clang::VarDecl* redecl : vd->redecls())
-      if (tu_.place(redecl->getLocation()) != Place::project) return;  // a library's object
-    if (tu_.place(tu_.sm.getSpellingLoc(vd->getLocation())) != Place::project &&
-        tu_.place(tu_.sm.getExpansionLoc(vd->getLocation())) != Place::project)
-      return;
-    const std::string name = vd->getQualifiedNameAsString();
-    if (llvm::isa<clang::DecompositionDecl>(vd)) {
-      error(vd->getLocation(), "cannot make '" + name +
-                                   "' thread-local: structured bindings cannot be thread_local "
-                                   "in C++17; declare the object by hand");
-      return;
-    }
-    if (!tu_.cplusplus() && vd->hasInit() && !address_free(vd->getInit(), name)) return;
-
-    SourceLocation at = insertion_point(vd);
-    if (at.isInvalid()) {
-      error(vd->getLocation(), "cannot make '" + name +
-                                   "' thread-local: its declaration comes from a macro; add " +
-                                   keyword() + "to it by hand");
-      return;
-    }
-    tu_.insert(at, keyword());
-  }
-
- private:
-  std::string keyword() const { return tu_.cplusplus() ? "thread_local " : "_Thread_local "; }
-
-  void error(SourceLocation loc, const std::string& message) {
-    SourceLocation at = tu_.sm.getSpellingLoc(loc);
-    if (tu_.place(at) != Place::project) at = tu_.sm.getExpansionLoc(loc);
-    tu_.session.report.error(tu_.where(at), message);
-  }
-
-  // The file location where the declaration's tokens starting at `loc`
-  // are written; invalid when they are written inside a macro's body.
-  SourceLocation written(SourceLocation loc) {
-    if (loc.isFileID()) return tu_.place(loc) == Place::project ? loc : SourceLocation();
-    if (tu_.sm.isMacroArgExpansion(loc)) {
-      SourceLocation spelled = tu_.sm.getSpellingLoc(loc);
-      return tu_.place(spelled) == Place::project ? spelled : SourceLocation();
-    }
-    SourceLocation macro_begin;
-    if (clang::Lexer::isAtStartOfMacroExpansion(loc, tu_.sm, tu_.lang, &macro_begin) &&
-        macro_begin.isFileID() && tu_.place(macro_begin) == Place::project)
-      return macro_begin;
-    return SourceLocation();
-  }
-
-  // The keyword goes after the storage class and before the type with its
-  // qualifiers: `static _Thread_local const char *p;`, `EXTERN
-  // _Thread_local int x;`. GCC warns about a storage class after a
-  // qualifier, and the spot does not depend on what EXTERN expands to, so
-  // every translation unit that includes a header makes the same edit.
-  SourceLocation insertion_point(const clang::VarDecl* vd) {
-    SourceLocation begin = written(vd->getInnerLocStart());
-    SourceLocation type = written(vd->getTypeSpecStartLoc());
-    if (begin.isInvalid() || type.isInvalid()) return SourceLocation();
-    if (tu_.sm.getFileID(begin) != tu_.sm.getFileID(type) ||
-        tu_.sm.getFileOffset(begin) > tu_.sm.getFileOffset(type))
-      return type;
-    // Qualifiers written before the type: the keyword goes before them.
-    clang::FileID fid = tu_.sm.getFileID(begin);
-    llvm::StringRef buffer = tu_.sm.getBufferData(fid);
-    clang::Lexer lexer(tu_.sm.getLocForStartOfFile(fid), tu_.lang, buffer.begin(),
-                       tu_.sm.getCharacterData(begin), buffer.end());
-    clang::Token tok;
-    while (!lexer.LexFromRawLexer(tok) && tu_.sm.getFileOffset(tok.getLocation()) <
-                                              tu_.sm.getFileOffset(type)) {
-      if (!tok.is(clang::tok::raw_identifier)) continue;
-      llvm::StringRef word = tok.getRawIdentifier();
-      if (word == "const" || word == "volatile" || word == "restrict" || word == "__restrict" ||
-          word == "_Atomic")
-        return tok.getLocation();
-    }
-    return type;
-  }
-
-  // C only allows constant initialisers for static storage, and the address
-  // of a thread-local object is not one: `int *p = &x;` cannot become
-  // thread-local when x does. (sizeof x is fine.)
-  bool address_free(const clang::Stmt* s, const std::string& name) {
-    if (!s) return true;
-    if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(s)) return true;
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s)) {
-      const auto* target = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-      if (target && target->hasGlobalStorage() &&
-          tu_.place(target->getLocation()) == Place::project &&
-          !target->getType().isConstQualified()) {
-        error(ref->getLocation(), "cannot make '" + name +
-                                      "' thread-local: its initializer takes the address of '" +
-                                      target->getName().str() +
-                                      "', which becomes thread-local too, and C allows that "
-                                      "only at run time; assign it in code instead");
-        return false;
-      }
-    }
-    for (const clang::Stmt* child : s->children())
-      if (!address_free(child, name)) return false;
-    return true;
-  }
-
-  TuContext& tu_;
-};
-
 }  // namespace
 
 void add_ast_rewrites(MatchFinder& finder, TuContext& tu,
@@ -284,9 +166,7 @@ void add_ast_rewrites(MatchFinder& finder, TuContext& tu,
       hazards.get());
   keep.push_back(std::move(hazards));
 
-  auto statics = std::make_unique<StaticStorage>(tu);
-  finder.addMatcher(varDecl(hasGlobalStorage()).bind("var"), statics.get());
-  keep.push_back(std::move(statics));
+  add_rank_global_rewrites(finder, tu, keep);
 }
 
 }  // namespace mpi2pure

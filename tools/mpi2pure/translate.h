@@ -100,6 +100,11 @@ std::unique_ptr<clang::PPCallbacks> make_preprocessor_hooks(TuContext& tu);
 void add_ast_rewrites(clang::ast_matchers::MatchFinder& finder, TuContext& tu,
                       std::vector<std::unique_ptr<clang::ast_matchers::MatchFinder::MatchCallback>>& keep);
 
+// The rewrites that give each rank its own globals (rank_globals.cpp).
+void add_rank_global_rewrites(
+    clang::ast_matchers::MatchFinder& finder, TuContext& tu,
+    std::vector<std::unique_ptr<clang::ast_matchers::MatchFinder::MatchCallback>>& keep);
+
 std::unique_ptr<clang::tooling::FrontendActionFactory> make_action_factory(Session& session);
 
 }  // namespace mpi2pure
