@@ -249,7 +249,8 @@ void RankGlobals::leave(int index) {
 
 void RankGlobals::finish(int index) {
   RankShared& r = copies_[static_cast<size_t>(index)]->shared;
-  if (void* libc = r.libc.exchange(nullptr, std::memory_order_acq_rel)) r.libc_cleanup(libc);
+  if (void* libc = r.libc.exchange(nullptr, std::memory_order_acq_rel))
+    r.libc_cleanup.load(std::memory_order_acquire)(libc);
   pure_rank_delta = 0;
 }
 

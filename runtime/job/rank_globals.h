@@ -46,10 +46,11 @@ struct RankShared {
   // order when the rank ends.
   std::mutex exit_mutex;
   std::vector<std::pair<void (*)(void*), void*>> at_exit;
-  // The C library stand-ins' state of this rank (api/compat), created on
-  // first use; `libc_cleanup` ends it, after every exit action.
+  // The C library stand-ins' state of this rank (api/compat_state.h),
+  // created on first use; `libc_cleanup` ends it, after every exit action.
+  // Threads of the rank may race to create it: both are atomic.
   std::atomic<void*> libc{nullptr};
-  void (*libc_cleanup)(void*) = nullptr;
+  std::atomic<void (*)(void*)> libc_cleanup{nullptr};
 };
 
 class RankGlobals {
