@@ -108,17 +108,67 @@ class LibcReplacements : public MatchFinder::MatchCallback {
     if (tu_.place(spelled) != Place::project && tu_.place(tu_.sm.getExpansionLoc(spelled)) !=
                                                     Place::project)
       return;
-    auto to = libc_replacement(fd->getName());
+    std::string to = replacement(fd);
     // std::exit -> pure_exit: the qualifier goes with the name.
-    if (tu_.replace_range(ref->getSourceRange(), to->str(), fd->getName().str()))
+    if (tu_.replace_range(ref->getSourceRange(), to, fd->getName().str()))
       tu_.session.needs_compat.insert(tu_.path(spelled));
+  }
+
+ private:
+  static std::string replacement(const clang::FunctionDecl* fd) {
+    // <unistd.h> of a strict POSIX program: getopt without permutation.
+    if (const auto* label = fd->getAttr<clang::AsmLabelAttr>())
+      if (label->getLabel() == "__posix_getopt") return "pure_getopt_posix";
+    // C++'s std::lgamma(float) and (long double) are lgammaf and lgammal.
+    if (fd->getQualifiedNameAsString() == "std::lgamma" && fd->getNumParams() == 1) {
+      const clang::QualType t = fd->getParamDecl(0)->getType();
+      if (t->isSpecificBuiltinType(clang::BuiltinType::Float)) return "pure_lgammaf";
+      if (t->isSpecificBuiltinType(clang::BuiltinType::LongDouble)) return "pure_lgammal";
+    }
+    return libc_replacement(fd->getName())->str();
+  }
+
+  TuContext& tu_;
+};
+
+// stdout, optind, signgam, environ, std::cout, ...: the rank's own.
+class LibcObjects : public MatchFinder::MatchCallback {
+ public:
+  explicit LibcObjects(TuContext& tu) : tu_(tu) {}
+  void run(const MatchFinder::MatchResult& r) override {
+    const auto* ref = r.Nodes.getNodeAs<clang::DeclRefExpr>("object");
+    const auto* vd = llvm::cast<clang::VarDecl>(ref->getDecl());
+    std::string name = vd->getQualifiedNameAsString();
+    auto to = libc_object_replacement(name);
+    if (!to) return;
+    SourceLocation loc = ref->getBeginLoc();
+    if (loc.isFileID()) {
+      if (tu_.place(loc) != Place::project) return;
+      if (tu_.replace_range(ref->getSourceRange(), to->str(), name))
+        tu_.session.needs_compat.insert(tu_.path(loc));
+      return;
+    }
+    // A library macro (stdout is one in glibc): the macro's name where the
+    // program wrote it, in its text or in one of its own macros.
+    SourceLocation spelled = tu_.sm.getSpellingLoc(loc);
+    if (tu_.place(spelled) == Place::project) {
+      if (tu_.replace_range(ref->getSourceRange(), to->str(), name))
+        tu_.session.needs_compat.insert(tu_.path(spelled));
+      return;
+    }
+    SourceLocation use = tu_.sm.getImmediateExpansionRange(loc).getBegin();
+    use = tu_.sm.getSpellingLoc(use);
+    if (tu_.place(use) != Place::project) return;
+    const unsigned length = clang::Lexer::MeasureTokenLength(use, tu_.sm, tu_.lang);
+    if (tu_.replace(use, length, to->str())) tu_.session.needs_compat.insert(tu_.path(use));
   }
 
  private:
   TuContext& tu_;
 };
 
-// Library calls with process-wide state and no per-rank form: warnings.
+// Library calls whose state is the process's by nature: warnings that say
+// what differs (errors with --strict).
 class LibcHazards : public MatchFinder::MatchCallback {
  public:
   explicit LibcHazards(TuContext& tu) : tu_(tu) {}
@@ -129,9 +179,12 @@ class LibcHazards : public MatchFinder::MatchCallback {
     SourceLocation at = tu_.sm.getSpellingLoc(ref->getLocation());
     if (tu_.place(at) != Place::project) at = tu_.sm.getExpansionLoc(ref->getLocation());
     if (tu_.place(at) != Place::project) return;
-    tu_.session.report.warning(tu_.where(at), fd->getName().str() +
-                                                  " is not thread-safe when ranks are threads: " +
-                                                  libc_hazard(fd->getName())->str());
+    const std::string message = fd->getName().str() + ": " + libc_hazard(fd->getName())->str() +
+                                " (ranks are threads of one process)";
+    if (tu_.session.options.strict)
+      tu_.session.report.error(tu_.where(at), message);
+    else
+      tu_.session.report.warning(tu_.where(at), message);
   }
 
  private:
@@ -155,10 +208,16 @@ void add_ast_rewrites(MatchFinder& finder, TuContext& tu,
   keep.push_back(std::move(main));
 
   auto libc = std::make_unique<LibcReplacements>(tu);
-  finder.addMatcher(
-      declRefExpr(to(functionDecl(matchesName(libc_replacement_regex())))).bind("libc"),
-      libc.get());
+  finder.addMatcher(declRefExpr(to(functionDecl(anyOf(matchesName(libc_replacement_regex()),
+                                                      hasName("::std::lgamma")))))
+                        .bind("libc"),
+                    libc.get());
   keep.push_back(std::move(libc));
+
+  auto objects = std::make_unique<LibcObjects>(tu);
+  finder.addMatcher(declRefExpr(to(varDecl(matchesName(libc_object_regex())))).bind("object"),
+                    objects.get());
+  keep.push_back(std::move(objects));
 
   auto hazards = std::make_unique<LibcHazards>(tu);
   finder.addMatcher(

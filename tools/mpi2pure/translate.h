@@ -23,6 +23,9 @@ namespace mpi2pure {
 struct Options {
   // Unsupported MPI names are warnings and stay as they are.
   bool allow_unsupported = false;
+  // Calls whose state is the process's by nature (umask, signal, fork, ...)
+  // are errors, not warnings.
+  bool strict = false;
   // Files under these prefixes are never rewritten, even when included as
   // user headers (-I/usr/include/hdf5 ...): they belong to libraries.
   std::vector<std::string> library_prefixes{"/usr/"};

@@ -50,7 +50,7 @@ int pure_main(int argc, char **argv) {
   STEP_COUNTER++;
   *PURE_RANK(current) += 1;
   PURE_RANK(rows)[1][0] = PURE_RANK(table)[0] + scratch[0] * 0 + varying[0] * 0;
-  printf("%s %d %d %f %d %d\n", PURE_RANK(label), local, PURE_RANK(counter), PURE_RANK(scale) * weights[1], table_size,
+  pure_printf("%s %d %d %f %d %d\n", PURE_RANK(label), local, PURE_RANK(counter), PURE_RANK(scale) * weights[1], table_size,
          PURE_RANK(origin).x + PURE_RANK(flag));
   (void)fixed_name;
   pure_finalize();

@@ -69,7 +69,7 @@ extern "C" int pure_main(int argc, char** argv) {
   PURE_RANK_OBJECT(app::samples).push_back(PURE_RANK(hidden));
   PURE_RANK_OBJECT(app::Stats::history).push_back(static_cast<int>(sizeof(app::samples)));
   decltype(app::steps) copy = *PURE_RANK(app::cursor) + PURE_RANK(app::steps_ref);
-  std::printf("%s %s %d %d %d %d %d %zu\n", label(rank).c_str(), PURE_RANK_OBJECT(app::names)[1].c_str(),
+  pure_printf("%s %s %d %d %d %d %d %zu\n", label(rank).c_str(), PURE_RANK_OBJECT(app::names)[1].c_str(),
               PURE_RANK(app::Stats::created), app::kMax, PURE_RANK_OBJECT(app::Registry<int>::last), PURE_RANK(app::limit) + copy,
               PURE_RANK_OBJECT(app::totals)["start"], PURE_RANK_OBJECT(app::Stats::history).size());
   pure_finalize();
