@@ -314,10 +314,12 @@ int run(int argc, char* const* argv, const char* optstring, const option* longop
         int* longindex, bool long_only, bool posixly_correct) {
   Getopt& g = rank_libc().getopt;
   g.index = g.optind;
+  g.optopt = g.scan_optopt;
   Scanner scan(g, argc, const_cast<char**>(argv), optstring, longopts, longindex, long_only,
                posixly_correct);
   const int r = scan.next();
   g.optind = g.index;
+  g.scan_optopt = g.optopt;
   return r;
 }
 

@@ -39,6 +39,10 @@ struct Getopt {
   char* optarg = nullptr;
   // The scan in progress.
   int index = 0;  // where the scan is; optind between calls
+  // glibc's hidden optopt starts at 0 and is copied to optopt after every
+  // call: a program that reads optopt after a successful first call sees 0,
+  // not the initial '?'.
+  int scan_optopt = 0;
   char* nextchar = nullptr;
   enum Ordering { require_order, permute, return_in_order } ordering = permute;
   int first_nonopt = 0;
