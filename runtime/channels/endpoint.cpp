@@ -165,14 +165,29 @@ void Endpoint::enqueue(Request* r) {
 // Pushes queued sends in order: once one to a destination finds its queue
 // full, later ones to the same destination stay queued behind it.
 void Endpoint::push_queued() {
-  std::vector<int> blocked;  // destinations whose queue was full in this pass
+  // Destinations whose queue was full in this pass: a few on the stack (this
+  // runs on every progress while sends are queued: no allocation), the rest
+  // in a vector.
+  constexpr std::size_t kInline = 16;
+  int few[kInline];
+  std::size_t nfew = 0;
+  std::vector<int> more;
+  auto is_blocked = [&](int peer) {
+    for (std::size_t i = 0; i < nfew; ++i)
+      if (few[i] == peer) return true;
+    return !more.empty() && std::find(more.begin(), more.end(), peer) != more.end();
+  };
   Request** link = &queued_head_;
   Request* prev = nullptr;
   while (Request* r = *link) {
-    const bool behind =
-        std::find(blocked.begin(), blocked.end(), r->peer) != blocked.end();
+    const bool behind = is_blocked(r->peer);
     if (behind || !try_push(r)) {
-      if (!behind) blocked.push_back(r->peer);
+      if (!behind) {
+        if (nfew < kInline)
+          few[nfew++] = r->peer;
+        else
+          more.push_back(r->peer);
+      }
       prev = r;
       link = &r->next;
       continue;
@@ -284,7 +299,7 @@ void Endpoint::progress(bool stuck) {
   }
 }
 
-bool Endpoint::test(Request* r) {
+bool Endpoint::test_slow(Request* r) {
   switch (r->state) {
     case Request::State::complete:
     case Request::State::inactive:
