@@ -151,52 +151,28 @@ bool Endpoint::try_push(Request* r) {
 void Endpoint::enqueue(Request* r) {
   r->state = Request::State::queued;
   r->next = nullptr;
-  if (queued_tail_)
-    queued_tail_->next = r;
+  QueuedSends& q = queued_[r->peer];
+  if (q.tail)
+    q.tail->next = r;
   else
-    queued_head_ = r;
-  queued_tail_ = r;
-  ++queued_to_[r->peer];
+    q.head = r;
+  q.tail = r;
   ++queued_total_;
   // The receiver drains full queues while it waits: make sure it looks.
   wake(r->peer);
 }
 
-// Pushes queued sends in order: once one to a destination finds its queue
-// full, later ones to the same destination stay queued behind it.
+// Pushes queued sends in order: each destination's, oldest first, until
+// one finds its queue full (later ones to it stay behind that one).
 void Endpoint::push_queued() {
-  // Destinations whose queue was full in this pass: a few on the stack (this
-  // runs on every progress while sends are queued: no allocation), the rest
-  // in a vector.
-  constexpr std::size_t kInline = 16;
-  int few[kInline];
-  std::size_t nfew = 0;
-  std::vector<int> more;
-  auto is_blocked = [&](int peer) {
-    for (std::size_t i = 0; i < nfew; ++i)
-      if (few[i] == peer) return true;
-    return !more.empty() && std::find(more.begin(), more.end(), peer) != more.end();
-  };
-  Request** link = &queued_head_;
-  Request* prev = nullptr;
-  while (Request* r = *link) {
-    const bool behind = is_blocked(r->peer);
-    if (behind || !try_push(r)) {
-      if (!behind) {
-        if (nfew < kInline)
-          few[nfew++] = r->peer;
-        else
-          more.push_back(r->peer);
-      }
-      prev = r;
-      link = &r->next;
-      continue;
+  queued_.for_each([&](int, QueuedSends& q) {
+    while (q.head && try_push(q.head)) {
+      Request* r = q.head;
+      q.head = r->next;
+      if (!q.head) q.tail = nullptr;
+      --queued_total_;
     }
-    *link = r->next;
-    if (queued_tail_ == r) queued_tail_ = prev;
-    --queued_to_[r->peer];
-    --queued_total_;
-  }
+  });
 }
 
 void Endpoint::send(const void* buf, std::size_t count, const TypeRef& type, int to,
@@ -342,15 +318,15 @@ bool Endpoint::cancel(Request* r) {
 bool Endpoint::cancel_send(Request* r) {
   switch (r->state) {
     case Request::State::queued: {
-      Request** link = &queued_head_;
+      QueuedSends& q = *queued_.find(r->peer);
+      Request** link = &q.head;
       Request* prev = nullptr;
       while (*link != r) {
         prev = *link;
         link = &(*link)->next;
       }
       *link = r->next;
-      if (queued_tail_ == r) queued_tail_ = prev;
-      --queued_to_[r->peer];
+      if (q.tail == r) q.tail = prev;
       --queued_total_;
       complete_cancelled(r);
       return true;

@@ -163,8 +163,8 @@ class Endpoint {
   bool try_push(Request* r);  // a queued send into its queue; true when pushed
   bool queued_to(int dest) const {
     if (queued_total_ == 0) return false;  // the usual case: no lookup
-    const std::uint32_t* n = queued_to_.find(dest);
-    return n && *n != 0;
+    const QueuedSends* q = queued_.find(dest);
+    return q && q->head;
   }
   void enqueue(Request* r);
   void push_queued();
@@ -210,9 +210,14 @@ class Endpoint {
   int last_sender_ = -1;                         // the sender of last_in_
   EagerQueue* last_in_ = nullptr;
   QueueTable::Inbound* known_head_ = nullptr;    // the newest announcement learnt
-  Request* queued_head_ = nullptr;          // queued sends, oldest first (Request::next)
-  Request* queued_tail_ = nullptr;
-  IntMap<std::uint32_t> queued_to_;         // queued sends per destination
+  // Sends waiting for room in their queue, per destination (only those this
+  // rank sends to), oldest first, chained by Request::next: a pass pushes
+  // each destination's until one finds its queue full.
+  struct QueuedSends {
+    Request* head = nullptr;
+    Request* tail = nullptr;
+  };
+  IntMap<QueuedSends> queued_;
   std::size_t queued_total_ = 0;
   std::vector<Request*> detached_;          // freed by the user while active
   std::vector<Request*> running_;           // operations that need progress
