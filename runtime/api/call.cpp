@@ -14,8 +14,10 @@ void fatal(Rank& rank, const char* call, int code, const std::string& message) {
 }
 
 int handle_error(Call& c, const Error& e) {
-  const Comm* comm = c.errors ? c.errors : c.rank.comm(PURE_COMM_WORLD);
-  if (comm->errhandler() == PURE_ERRORS_RETURN) return e.code();
+  const PURE_Errhandler handler =
+      c.window ? c.window->errhandler()
+               : (c.errors ? c.errors : c.rank.comm(PURE_COMM_WORLD))->errhandler();
+  if (handler == PURE_ERRORS_RETURN) return e.code();
   fatal(c.rank, c.name, e.code(), e.what());
 }
 
@@ -40,6 +42,24 @@ Comm& comm_arg(Call& c, PURE_Comm handle) {
   if (!comm) handle_error(PURE_ERR_COMM, "communicator", c.rank.handles().comms.state(handle), handle);
   c.errors = comm;
   return *comm;
+}
+
+const std::vector<int>& group_arg(Call& c, PURE_Group handle) {
+  if (handle == PURE_GROUP_NULL) fail(PURE_ERR_GROUP, "PURE_GROUP_NULL is not a valid group");
+  auto& table = c.rank.handles().groups;
+  const GroupRef* g = table.find(handle);
+  if (!g) handle_error(PURE_ERR_GROUP, "group", table.state(handle), handle);
+  return (*g)->members();
+}
+
+PURE_Group add_group(Rank& rank, std::vector<int> members) {
+  if (members.empty()) return PURE_GROUP_EMPTY;
+  return rank.handles().groups.add(std::make_shared<const Group>(std::move(members)));
+}
+
+PURE_Group add_group(Rank& rank, const GroupRef& group) {
+  if (group->size() == 0) return PURE_GROUP_EMPTY;
+  return rank.handles().groups.add(group);
 }
 
 const Datatype& any_type_arg(Call& c, PURE_Datatype handle) {

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "base/handle.h"
 #include "comm/comm.h"
@@ -20,6 +21,7 @@ struct Call {
   Rank& rank;
   const char* name;
   const Comm* errors = nullptr;  // whose error handler applies; world when unset
+  const onesided::Window* window = nullptr;  // when set, its error handler applies
 };
 
 [[noreturn]] void fatal(Rank& rank, const char* call, int code, const std::string& message);
@@ -52,6 +54,8 @@ int call(const char* name, F&& body, bool need_init = true) {
 
 // ---- argument checks: each throws Error naming the bad value ----
 Comm& comm_arg(Call& c, PURE_Comm handle);
+// The members of a group handle, in group-rank order (world ranks).
+const std::vector<int>& group_arg(Call& c, PURE_Group handle);
 TypeRef type_arg(Call& c, PURE_Datatype handle);
 const Datatype& any_type_arg(Call& c, PURE_Datatype handle);  // committed or not
 void count_arg(int count);
@@ -62,5 +66,9 @@ int dest_arg(const Comm& comm, int dest);
 int source_arg(const Comm& comm, int source);
 void send_tag_arg(Call& c, int tag);
 void recv_tag_arg(Call& c, int tag);
+
+// A new group handle for `members` (PURE_GROUP_EMPTY when there are none).
+PURE_Group add_group(Rank& rank, std::vector<int> members);
+PURE_Group add_group(Rank& rank, const GroupRef& group);
 
 }  // namespace pure::api

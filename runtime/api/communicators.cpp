@@ -13,25 +13,6 @@ using namespace pure::api;
 
 namespace {
 
-// The members of a group handle, in group-rank order (world ranks).
-const std::vector<int>& group_arg(Call& c, PURE_Group handle) {
-  if (handle == PURE_GROUP_NULL) fail(PURE_ERR_GROUP, "PURE_GROUP_NULL is not a valid group");
-  auto& table = c.rank.handles().groups;
-  const GroupRef* g = table.find(handle);
-  if (!g) handle_error(PURE_ERR_GROUP, "group", table.state(handle), handle);
-  return (*g)->members();
-}
-
-PURE_Group add_group(Rank& rank, std::vector<int> members) {
-  if (members.empty()) return PURE_GROUP_EMPTY;
-  return rank.handles().groups.add(std::make_shared<const Group>(std::move(members)));
-}
-
-PURE_Group add_group(Rank& rank, const GroupRef& group) {
-  if (group->size() == 0) return PURE_GROUP_EMPTY;
-  return rank.handles().groups.add(group);
-}
-
 // A split of `comm`, inside the process or across processes.
 NewComm split(Call& c, Comm& comm, const char* call, int color, int key) {
   if (comm.spans_processes())

@@ -73,6 +73,19 @@ const char* error_class_string(int code) {
     case PURE_ERR_PENDING: return "PURE_ERR_PENDING: pending request";
     case PURE_ERR_NOT_INITIALIZED: return "PURE_ERR_NOT_INITIALIZED: called before pure_init";
     case PURE_ERR_FINALIZED: return "PURE_ERR_FINALIZED: called after pure_finalize";
+    case PURE_ERR_ASSERT: return "PURE_ERR_ASSERT: invalid assertion argument";
+    case PURE_ERR_BASE: return "PURE_ERR_BASE: invalid base address";
+    case PURE_ERR_DISP: return "PURE_ERR_DISP: invalid displacement unit";
+    case PURE_ERR_LOCKTYPE: return "PURE_ERR_LOCKTYPE: invalid lock type";
+    case PURE_ERR_NO_MEM: return "PURE_ERR_NO_MEM: out of memory";
+    case PURE_ERR_RMA_CONFLICT: return "PURE_ERR_RMA_CONFLICT: conflicting accesses to a window";
+    case PURE_ERR_RMA_SYNC: return "PURE_ERR_RMA_SYNC: wrong synchronization of RMA calls";
+    case PURE_ERR_SIZE: return "PURE_ERR_SIZE: invalid size argument";
+    case PURE_ERR_WIN: return "PURE_ERR_WIN: invalid window";
+    case PURE_ERR_RMA_RANGE: return "PURE_ERR_RMA_RANGE: target memory outside the window";
+    case PURE_ERR_RMA_ATTACH: return "PURE_ERR_RMA_ATTACH: memory cannot be attached or detached";
+    case PURE_ERR_RMA_FLAVOR: return "PURE_ERR_RMA_FLAVOR: wrong window flavor for this call";
+    case PURE_ERR_RMA_SHARED: return "PURE_ERR_RMA_SHARED: memory cannot be shared";
     default: return nullptr;
   }
 }

@@ -1,6 +1,6 @@
 // Handles: one rank's tables of the objects behind the flat API's integer
-// handles (base/handle.h): communicators, groups, user ops, datatypes. Every
-// kind has generations, so a freed handle of any kind is recognised.
+// handles (base/handle.h): communicators, groups, user ops, datatypes,
+// windows. Every kind has generations, so a freed handle of any kind is recognised.
 #pragma once
 
 #include <memory>
@@ -9,6 +9,7 @@
 #include "channels/request.h"
 #include "comm/comm.h"
 #include "comm/group.h"
+#include "onesided/window.h"
 #include "pure/pure.h"
 #include "types/datatype.h"
 #include "types/ops.h"
@@ -33,6 +34,8 @@ class Handles {
   HandleTable<UserOp> ops{PURE_HANDLE_KIND_OP, kFirstUserOp};
   // Derived datatypes; the predefined ones live in Datatype::predefined.
   HandleTable<std::shared_ptr<Datatype>> types{PURE_HANDLE_KIND_DATATYPE, kPredefinedTypes};
+  // Windows (none is predefined).
+  HandleTable<std::unique_ptr<onesided::Window>> wins{PURE_HANDLE_KIND_WIN, 1};
 
   Comm* comm(PURE_Comm handle) {
     std::unique_ptr<Comm>* c = comms.find(handle);

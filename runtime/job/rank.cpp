@@ -34,7 +34,8 @@ Rank::Rank(Process& process, int index)
       waiter_(process.backoff(), process.fibers(), index, &process.abort_code_word()),
       endpoint_(index, waiter_, process.peers(), process.queues(), process.config().eager_limit,
                 process.oversubscribed()),
-      member_(waiter_, process.collectives()) {
+      member_(waiter_, process.collectives()),
+      onesided_(waiter_, process.onesided(), world_) {
   waiter_.set_work(this);
   process.peers().set_parker(index, &waiter_.parker());
   if (Cluster* cluster = process.cluster()) {
