@@ -7,6 +7,7 @@
 
 #include "api/call.h"
 #include "api/windows.h"
+#include "net/window_net.h"
 #include "onesided/create.h"
 
 using namespace pure;
@@ -37,11 +38,15 @@ void info_arg(PURE_Info info) {
 
 // Creates this rank's window on `comm` and returns its handle.
 PURE_Win make_window(Call& c, Comm& comm, const onesided::CreateArgs& args) {
-  if (comm.spans_processes())
-    fail(PURE_ERR_COMM, "%s spans processes: windows across processes are not built yet",
-         comm.name().c_str());
-  std::unique_ptr<onesided::Window> w = onesided::create(
-      c.rank.onesided(), args, comm.context(), comm.group_ref(), comm.members(), nullptr);
+  std::unique_ptr<onesided::Window> w;
+  if (comm.spans_processes()) {
+    WindowNetMaker maker(c.rank.member(), comm);
+    w = onesided::create(c.rank.onesided(), args, comm.context(), comm.group_ref(),
+                         comm.local().members(), &maker);
+  } else {
+    w = onesided::create(c.rank.onesided(), args, comm.context(), comm.group_ref(),
+                         comm.members(), nullptr);
+  }
   onesided::Window& window = *w;
   const PURE_Win handle = c.rank.handles().wins.add(std::move(w));
   window.set_handle(handle);

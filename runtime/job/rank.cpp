@@ -4,6 +4,7 @@
 #include "net/cluster.h"
 #include "net/comm_net.h"
 #include "net/remote_channel.h"
+#include "net/window_net.h"
 #include "sched/scheduler.h"
 
 namespace pure {
@@ -64,7 +65,14 @@ void Rank::install_world(const std::shared_ptr<coll::Dropbox>& world_dropbox) {
   handles_.comms.set(handle_index(PURE_COMM_SELF), std::move(self));
 }
 
-void Rank::progress(bool stuck) { endpoint_.progress(stuck); }
+void Rank::progress(bool stuck) {
+  endpoint_.progress(stuck);
+  // A window spanning processes: operations from other processes may need
+  // this process's MPI to act (MPI promises no progress of its own).
+  if (stuck && remote_ && windows_span_processes()) Cluster::poke();
+}
+
+bool Rank::remote_in_flight() { return endpoint_.remote_in_flight() || windows_span_processes(); }
 
 bool Rank::steal() {
   sched::Scheduler& scheduler = process_.scheduler();

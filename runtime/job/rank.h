@@ -85,7 +85,7 @@ class Rank final : public WaitWork {
 
  private:
   bool steal() override;
-  bool remote_in_flight() override { return endpoint_.remote_in_flight(); }
+  bool remote_in_flight() override;
 
   Process& process_;
   const int index_;

@@ -40,6 +40,11 @@ class Cluster {
   int slot_shift() const { return user_tag_bits_; }
   int user_tag_ub() const { return user_tag_ub_; }
 
+  // Lets MPI make progress on whatever it holds for this process (a
+  // passive-target operation from another process may need it): one cheap
+  // MPI call that runs MPI's progress engine.
+  static void poke();
+
   // Ends every process of the job (MPI_Abort on MPI_COMM_WORLD).
   [[noreturn]] void abort(int code);
   // MPI_Finalize, once every rank thread of this process has finished.

@@ -61,23 +61,23 @@ void apply_atomic(U* t, const void* operand, void* fetched, int op, Kernel kerne
                   bool bitwise) {
   U old;
   if (op == op_no_op) {
-    old = __atomic_load_n(t, __ATOMIC_RELAXED);
+    old = __atomic_load_n(t, __ATOMIC_ACQUIRE);
   } else if (op == op_replace) {
     const U v = load_bits<U>(operand);
     if (fetched) {
-      old = __atomic_exchange_n(t, v, __ATOMIC_RELAXED);
+      old = __atomic_exchange_n(t, v, __ATOMIC_ACQ_REL);
     } else {
-      __atomic_store_n(t, v, __ATOMIC_RELAXED);
+      __atomic_store_n(t, v, __ATOMIC_RELEASE);
       return;
     }
   } else if (integer && op == op_sum) {
-    old = __atomic_fetch_add(t, load_bits<U>(operand), __ATOMIC_RELAXED);
+    old = __atomic_fetch_add(t, load_bits<U>(operand), __ATOMIC_ACQ_REL);
   } else if (bitwise && op == op_band) {
-    old = __atomic_fetch_and(t, load_bits<U>(operand), __ATOMIC_RELAXED);
+    old = __atomic_fetch_and(t, load_bits<U>(operand), __ATOMIC_ACQ_REL);
   } else if (bitwise && op == op_bor) {
-    old = __atomic_fetch_or(t, load_bits<U>(operand), __ATOMIC_RELAXED);
+    old = __atomic_fetch_or(t, load_bits<U>(operand), __ATOMIC_ACQ_REL);
   } else if (bitwise && op == op_bxor) {
-    old = __atomic_fetch_xor(t, load_bits<U>(operand), __ATOMIC_RELAXED);
+    old = __atomic_fetch_xor(t, load_bits<U>(operand), __ATOMIC_ACQ_REL);
   } else {
     // The op's own kernel on a copy of the bits, retried until no other
     // accumulate changed the element in between.
@@ -85,7 +85,7 @@ void apply_atomic(U* t, const void* operand, void* fetched, int op, Kernel kerne
     for (;;) {
       U next = old;
       kernel(operand, &next, 1);
-      if (__atomic_compare_exchange_n(t, &old, next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      if (__atomic_compare_exchange_n(t, &old, next, true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         break;
     }
   }
@@ -95,8 +95,8 @@ void apply_atomic(U* t, const void* operand, void* fetched, int op, Kernel kerne
 template <class U>
 void cas_atomic(U* t, const void* compare, const void* value, void* fetched) {
   U expected = load_bits<U>(compare);
-  __atomic_compare_exchange_n(t, &expected, load_bits<U>(value), false, __ATOMIC_RELAXED,
-                              __ATOMIC_RELAXED);
+  __atomic_compare_exchange_n(t, &expected, load_bits<U>(value), false, __ATOMIC_ACQ_REL,
+                              __ATOMIC_ACQUIRE);
   // On failure `expected` holds the element's value; on success it was that value.
   std::memcpy(fetched, &expected, sizeof expected);
 }

@@ -11,9 +11,14 @@
 // types, the MINLOC/MAXLOC pairs of more than 8 bytes) and misaligned ones
 // take one of a table of mutexes chosen by address, held for the one
 // element: every accumulate on a given element has the same size and
-// alignment, so all of them take the same path. The memory order is
-// relaxed: accumulates are atomic, not ordered; the synchronisation calls
-// (fence, PSCW, unlock, flush) order them.
+// alignment, so all of them take the same path.
+//
+// MPI asks accumulates to be atomic, not ordered: the synchronisation calls
+// (fence, PSCW, unlock, flush) order them. They are acquire-release all the
+// same (free on x86, where every locked instruction is a full barrier): a
+// program that builds a lock of its own from compare-and-swap and flush --
+// a common idiom -- then also has the happens-before that ThreadSanitizer
+// can see, which does not model the flush's fence.
 #pragma once
 
 #include <cstddef>

@@ -326,7 +326,7 @@ void Window::attach(void* base, PURE_Aint size, const char* call) {
              static_cast<std::ptrdiff_t>(size), describe().c_str());
     me.regions.push_back(region);
   }
-  if (remote_) remote_->attach(base, size);
+  if (remote_) remote_->attach(rank_, base, size);
 }
 
 void Window::detach(const void* base, const char* call) {
@@ -344,7 +344,7 @@ void Window::detach(const void* base, const char* call) {
       fail(PURE_ERR_RMA_ATTACH, "no memory attached to %s at %p", describe().c_str(), base);
     me.regions.erase(it);
   }
-  if (remote_) remote_->detach(base);
+  if (remote_) remote_->detach(rank_, base);
 }
 
 void Window::shared_query(int target, PURE_Aint* size, int* disp_unit, void** base,

@@ -66,8 +66,9 @@ class WindowRemote {
   virtual bool completed(Waiter& waiter, int me, bool wait, const char* call) = 0;
 
   // ---- dynamic windows ----
-  virtual void attach(void* base, PURE_Aint size) = 0;
-  virtual void detach(const void* base) = 0;
+  // Member `me` attaches or detaches memory of its own.
+  virtual void attach(int me, void* base, PURE_Aint size) = 0;
+  virtual void detach(int me, const void* base) = 0;
 
   // ---- shared windows: the memory of a member in another process ----
   virtual void shared_query(int target, PURE_Aint* size, int* disp_unit, void** base) = 0;
@@ -75,10 +76,6 @@ class WindowRemote {
   // MPI_Win_free of the MPI windows: run by this process's first member
   // between two local barriers of pure_win_free.
   virtual void free(Waiter& waiter, const char* call) = 0;
-
-  // Whether requests of this process are still in MPI (the wait loop then
-  // polls MPI instead of sleeping long).
-  virtual bool in_flight() const = 0;
 };
 
 }  // namespace pure::onesided
