@@ -5,8 +5,12 @@
 #      PURE_FIBERS=off;
 #   2. an MPICH tree in build-mpich/ and the multi-process tests (label
 #      "multiproc") against it; the Release tree ran them against Open MPI;
-#   3. a ThreadSanitizer tree in build-tsan/ and the concurrency tests, with
-#      fibers and with PURE_FIBERS=off.
+#   3. a ThreadSanitizer tree in build-tsan/ (GCC) and the concurrency tests,
+#      with fibers and with PURE_FIBERS=off; then the same with Clang's
+#      ThreadSanitizer in build-tsan-clang/ (the two instrument atomics and
+#      fences differently: GCC's ignores atomic_thread_fence). The fence-based
+#      handshakes neither can check have litmus tests (tests/litmus_test.cpp)
+#      in the Release tree.
 # Also checks that include/pure/mpi.h matches pure.h. Exits non-zero when any
 # step fails; the last line is a one-line summary. Works from any directory.
 set -uo pipefail
@@ -81,6 +85,22 @@ if step "ThreadSanitizer build (build-tsan/)" tsan_build; then
     --no-tests=error
   step "ThreadSanitizer concurrency tests, PURE_FIBERS=off" env PURE_FIBERS=off "${no_aslr[@]}" \
     ctest --test-dir build-tsan -L concurrency -j2 --output-on-failure --timeout 900 \
+    --no-tests=error
+fi
+
+clang_tsan_build() {
+  cmake -S . -B build-tsan-clang -G Ninja -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+    -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_TRANSLATOR=OFF -DPURE_BUILD_APPS=OFF \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" &&
+    cmake --build build-tsan-clang -j2
+}
+if step "Clang ThreadSanitizer build (build-tsan-clang/)" clang_tsan_build; then
+  step "Clang ThreadSanitizer concurrency tests" "${no_aslr[@]}" \
+    ctest --test-dir build-tsan-clang -L concurrency -j2 --output-on-failure --timeout 900 \
+    --no-tests=error
+  step "Clang ThreadSanitizer concurrency tests, PURE_FIBERS=off" env PURE_FIBERS=off "${no_aslr[@]}" \
+    ctest --test-dir build-tsan-clang -L concurrency -j2 --output-on-failure --timeout 900 \
     --no-tests=error
 fi
 

@@ -331,6 +331,119 @@ int pure_send_msg(const void* buf, int count, PURE_Datatype datatype, int dest, 
 int pure_recv_msg(void* buf, int count, PURE_Datatype datatype, int source, int tag,
                   PURE_Comm comm, PURE_Status* status);
 
+/* ---- nonblocking collectives (MPI-3) --------------------------------------------
+ * Several may be in flight on one communicator; they complete in any order
+ * through the wait and test calls, together with point-to-point requests,
+ * and are matched across ranks by the order in which each rank starts
+ * them. They never match point-to-point messages. */
+int pure_ibarrier(PURE_Comm comm, PURE_Request* request);
+int pure_ibcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_Comm comm,
+                PURE_Request* request);
+int pure_ireduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
+                 PURE_Op op, int root, PURE_Comm comm, PURE_Request* request);
+int pure_iallreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
+                    PURE_Op op, PURE_Comm comm, PURE_Request* request);
+int pure_igather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                 int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm,
+                 PURE_Request* request);
+int pure_igatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                  const int recvcounts[], const int displs[], PURE_Datatype recvtype, int root,
+                  PURE_Comm comm, PURE_Request* request);
+int pure_iscatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                  int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm,
+                  PURE_Request* request);
+int pure_iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                   PURE_Datatype sendtype, void* recvbuf, int recvcount, PURE_Datatype recvtype,
+                   int root, PURE_Comm comm, PURE_Request* request);
+int pure_iallgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                    int recvcount, PURE_Datatype recvtype, PURE_Comm comm,
+                    PURE_Request* request);
+int pure_iallgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                     const int recvcounts[], const int displs[], PURE_Datatype recvtype,
+                     PURE_Comm comm, PURE_Request* request);
+int pure_ialltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                   int recvcount, PURE_Datatype recvtype, PURE_Comm comm, PURE_Request* request);
+int pure_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                    PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                    const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm,
+                    PURE_Request* request);
+/* Displacements in bytes, a datatype per peer. */
+int pure_alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   const PURE_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                   const int rdispls[], const PURE_Datatype recvtypes[], PURE_Comm comm);
+int pure_ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                    const PURE_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                    const int rdispls[], const PURE_Datatype recvtypes[], PURE_Comm comm,
+                    PURE_Request* request);
+int pure_ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                               PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
+                               PURE_Request* request);
+int pure_ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                         PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
+                         PURE_Request* request);
+int pure_iscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype, PURE_Op op,
+               PURE_Comm comm, PURE_Request* request);
+int pure_iexscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
+                 PURE_Op op, PURE_Comm comm, PURE_Request* request);
+/* *newcomm may be used once the request completed. */
+int pure_comm_idup(PURE_Comm comm, PURE_Comm* newcomm, PURE_Request* request);
+
+/* ---- persistent point-to-point ---------------------------------------------------
+ * A persistent request is inactive until pure_start; a wait or test that
+ * finds it complete makes it inactive again and leaves the handle valid
+ * (a wait or test on an inactive request returns at once with an empty
+ * status); pure_request_free ends it. */
+int pure_send_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                   PURE_Comm comm, PURE_Request* request);
+int pure_bsend_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                    PURE_Comm comm, PURE_Request* request);
+int pure_ssend_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                    PURE_Comm comm, PURE_Request* request);
+int pure_rsend_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                    PURE_Comm comm, PURE_Request* request);
+int pure_recv_init(void* buf, int count, PURE_Datatype datatype, int source, int tag,
+                   PURE_Comm comm, PURE_Request* request);
+int pure_start(PURE_Request* request);
+int pure_startall(int count, PURE_Request array_of_requests[]);
+
+/* ---- matched probe (MPI-3) -------------------------------------------------------
+ * A matched probe takes the message out of matching: only a pure_mrecv or
+ * pure_imrecv of its handle receives it. */
+typedef int PURE_Message;
+#define PURE_HANDLE_KIND_MESSAGE 0x71000000
+#define PURE_MESSAGE_NULL ((PURE_Message)0)
+/* What a matched probe of PURE_PROC_NULL returns; receiving it completes at
+ * once with the status of PURE_PROC_NULL. */
+#define PURE_MESSAGE_NO_PROC ((PURE_Message)(PURE_HANDLE_KIND_MESSAGE | 1))
+int pure_mprobe(int source, int tag, PURE_Comm comm, PURE_Message* message, PURE_Status* status);
+int pure_improbe(int source, int tag, PURE_Comm comm, int* flag, PURE_Message* message,
+                 PURE_Status* status);
+int pure_mrecv(void* buf, int count, PURE_Datatype datatype, PURE_Message* message,
+               PURE_Status* status);
+int pure_imrecv(void* buf, int count, PURE_Datatype datatype, PURE_Message* message,
+                PURE_Request* request);
+
+/* ---- more on requests: generalized requests, status, isendrecv (MPI-2, MPI-4) ---- */
+typedef int PURE_Grequest_query_function(void* extra_state, PURE_Status* status);
+typedef int PURE_Grequest_free_function(void* extra_state);
+typedef int PURE_Grequest_cancel_function(void* extra_state, int complete);
+int pure_grequest_start(PURE_Grequest_query_function* query_fn,
+                        PURE_Grequest_free_function* free_fn,
+                        PURE_Grequest_cancel_function* cancel_fn, void* extra_state,
+                        PURE_Request* request);
+/* May be called from any thread, also one that is not a rank. */
+int pure_grequest_complete(PURE_Request request);
+int pure_status_set_cancelled(PURE_Status* status, int flag);
+int pure_status_set_elements(PURE_Status* status, PURE_Datatype datatype, int count);
+int pure_status_set_elements_x(PURE_Status* status, PURE_Datatype datatype, PURE_Count count);
+/* Like pure_test, but leaves the request as it is (not freed, not inactive). */
+int pure_request_get_status(PURE_Request request, int* flag, PURE_Status* status);
+int pure_isendrecv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, int dest,
+                   int sendtag, void* recvbuf, int recvcount, PURE_Datatype recvtype, int source,
+                   int recvtag, PURE_Comm comm, PURE_Request* request);
+int pure_isendrecv_replace(void* buf, int count, PURE_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, PURE_Comm comm, PURE_Request* request);
+
 /* ---- datatypes ------------------------------------------------------------------- */
 int pure_type_contiguous(int count, PURE_Datatype oldtype, PURE_Datatype* newtype);
 int pure_type_vector(int count, int blocklength, int stride, PURE_Datatype oldtype,

@@ -41,6 +41,10 @@ Comm& comm_arg(Call& c, PURE_Comm handle) {
   Comm* comm = c.rank.comm(handle);
   if (!comm) handle_error(PURE_ERR_COMM, "communicator", c.rank.handles().comms.state(handle), handle);
   c.errors = comm;
+  if (trace::Buffer* traced = c.rank.waiter().trace()) {
+    traced->call_args().context = comm->context();
+    c.rank.process().observers().name_context(c.rank.index(), comm->context(), comm->name());
+  }
   return *comm;
 }
 
@@ -60,6 +64,33 @@ PURE_Group add_group(Rank& rank, std::vector<int> members) {
 PURE_Group add_group(Rank& rank, const GroupRef& group) {
   if (group->size() == 0) return PURE_GROUP_EMPTY;
   return rank.handles().groups.add(group);
+}
+
+void observe_send(Rank& rank, int peer, const Comm& comm, int tag, std::size_t bytes) {
+  const bool here = rank.process().peers().here(peer);
+  if (RankStats* s = rank.waiter().stats()) (here ? s->sent_local : s->sent_remote).add(bytes);
+  if (trace::Buffer* traced = rank.waiter().trace()) {
+    traced->message_out(rank.world(), peer, comm.context(), tag, static_cast<std::int64_t>(bytes),
+                        trace::now());
+    if (here) rank.process().observers().queued_messages().fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void observe_recv(Rank& rank, const Comm& comm, const PURE_Status& status) {
+  if (status.pure_cancelled || status.MPI_SOURCE < 0) return;  // cancelled, or PURE_PROC_NULL
+  observe_recv(rank, comm.world_of(status.MPI_SOURCE), comm.context(), status);
+}
+
+void observe_recv(Rank& rank, int peer, int context, const PURE_Status& status) {
+  if (status.pure_cancelled || status.MPI_SOURCE < 0) return;  // cancelled, or PURE_PROC_NULL
+  const bool here = rank.process().peers().here(peer);
+  if (RankStats* s = rank.waiter().stats())
+    (here ? s->received_local : s->received_remote).add(status.pure_count);
+  if (trace::Buffer* traced = rank.waiter().trace()) {
+    traced->message_in(rank.world(), peer, context, status.MPI_TAG,
+                       static_cast<std::int64_t>(status.pure_count), trace::now());
+    if (here) rank.process().observers().queued_messages().fetch_sub(1, std::memory_order_relaxed);
+  }
 }
 
 const Datatype& any_type_arg(Call& c, PURE_Datatype handle) {

@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "api/call.h"
+#include "api/requests.h"
 #include "collectives/collectives.h"
 #include "net/hierarchical.h"
+#include "nonblocking/idup.h"
 
 using namespace pure;
 using namespace pure::api;
@@ -20,8 +22,9 @@ NewComm split(Call& c, Comm& comm, const char* call, int color, int key) {
   return coll::split(c.rank.member(), comm, call, color, key);
 }
 
-// Installs this rank's share of a newly created communicator.
-PURE_Comm install(Rank& rank, const Comm& parent, const NewComm& share, const char* how) {
+// Installs this rank's share of a newly created communicator, which
+// inherits the parent's error handler `errhandler`, as MPI specifies.
+PURE_Comm install(Rank& rank, PURE_Errhandler errhandler, const NewComm& share, const char* how) {
   if (share.context < 0) return PURE_COMM_NULL;
   auto comm = std::make_unique<Comm>(share.context, share.members, rank.world(),
                                      std::string("a communicator from ") + how);
@@ -35,7 +38,7 @@ PURE_Comm install(Rank& rank, const Comm& parent, const NewComm& share, const ch
   } else {
     comm->set_collective(share.dropbox);
   }
-  comm->set_errhandler(parent.errhandler());  // inherited, as MPI specifies
+  comm->set_errhandler(errhandler);
   return rank.add_comm(std::move(comm));
 }
 
@@ -76,7 +79,23 @@ int pure_comm_dup(PURE_Comm comm, PURE_Comm* newcomm) {
     Comm& cm = comm_arg(c, comm);
     if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
     NewComm share = split(c, cm, "pure_comm_dup", 0, cm.rank());
-    *newcomm = install(c.rank, cm, share, "pure_comm_dup");
+    *newcomm = install(c.rank, cm.errhandler(), share, "pure_comm_dup");
+  });
+}
+
+int pure_comm_idup(PURE_Comm comm, PURE_Comm* newcomm, PURE_Request* request) {
+  return call("pure_comm_idup", [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
+    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
+    *newcomm = PURE_COMM_NULL;  // until the request completes
+    Rank* rank = &c.rank;
+    const PURE_Errhandler errhandler = cm.errhandler();
+    Request* r = nbc::idup(c.rank.p2p(), c.rank.member().shared(), cm, c.rank.process().tag_ub(),
+                           [rank, newcomm, errhandler](const NewComm& share) {
+                             *newcomm = install(*rank, errhandler, share, "pure_comm_idup");
+                           });
+    *request = handle_of(r);
   });
 }
 
@@ -87,7 +106,7 @@ int pure_comm_split(PURE_Comm comm, int color, int key, PURE_Comm* newcomm) {
     if (color < 0 && color != PURE_UNDEFINED)
       fail(PURE_ERR_ARG, "invalid color %d (must be >= 0 or PURE_UNDEFINED)", color);
     NewComm share = split(c, cm, "pure_comm_split", color, key);
-    *newcomm = install(c.rank, cm, share, "pure_comm_split");
+    *newcomm = install(c.rank, cm.errhandler(), share, "pure_comm_split");
   });
 }
 
@@ -104,7 +123,7 @@ int pure_comm_create(PURE_Comm comm, PURE_Group group, PURE_Comm* newcomm) {
     const int pos = position(g, c.rank.world());
     NewComm share =
         split(c, cm, "pure_comm_create", pos == PURE_UNDEFINED ? PURE_UNDEFINED : 0, pos);
-    *newcomm = install(c.rank, cm, share, "pure_comm_create");
+    *newcomm = install(c.rank, cm.errhandler(), share, "pure_comm_create");
   });
 }
 

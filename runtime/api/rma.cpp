@@ -225,7 +225,7 @@ int pure_compare_and_swap(const void* origin_addr, const void* compare_addr, voi
 // ---- synchronisation ----
 
 int pure_win_fence(int assert, PURE_Win win) {
-  return call("pure_win_fence", [&](Call& c) {
+  return collective("pure_win_fence", [&](Call& c) {
     onesided::Window& w = win_arg(c, win);
     assert_arg(assert);
     w.fence(assert, "pure_win_fence");

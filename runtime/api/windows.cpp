@@ -55,7 +55,7 @@ PURE_Win make_window(Call& c, Comm& comm, const onesided::CreateArgs& args) {
 
 int create(const char* name, onesided::Flavor flavor, void* base, PURE_Aint size, int disp_unit,
            PURE_Info info, PURE_Comm comm, void* baseptr, PURE_Win* win) {
-  return call(name, [&](Call& c) {
+  return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     info_arg(info);
     if (!win) fail(PURE_ERR_ARG, "null window pointer");
@@ -145,7 +145,7 @@ int pure_win_detach(PURE_Win win, const void* base) {
 }
 
 int pure_win_free(PURE_Win* win) {
-  return call("pure_win_free", [&](Call& c) {
+  return collective("pure_win_free", [&](Call& c) {
     if (!win) fail(PURE_ERR_ARG, "null window pointer");
     onesided::Window& w = win_arg(c, *win);
     w.free("pure_win_free");

@@ -1,8 +1,10 @@
 // What the processor offers to code that shares cache lines between threads:
 // the line size every layout here is built around, a pause for spin loops,
-// and a request for a line in exclusive state ahead of a store.
+// a request for a line in exclusive state ahead of a store, and the
+// store-load fence of the handshakes.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 
 namespace pure {
@@ -31,5 +33,15 @@ inline void prefetch_for_write(const void* p) {
   __builtin_prefetch(p, 1, 3);
 #endif
 }
+
+// The store-load order of a handshake between two threads where each
+// stores (publishes, or announces itself) and then loads what the other
+// stored: with this between, at least one of them sees the other's store
+// (Dekker's order; without it a store may still sit in the store buffer
+// when the load runs). A policy type, so that tests/litmus_test.cpp can build
+// a protocol without it and show that its litmus test catches the loss.
+struct SeqCstFence {
+  static void store_load() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+};
 
 }  // namespace pure

@@ -12,7 +12,7 @@
 
 namespace pure {
 
-bool Parker::asymmetric_supported() {
+bool ParkerWord::asymmetric_supported() {
   static const bool supported = [] {
     const long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
     if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return false;
@@ -21,7 +21,7 @@ bool Parker::asymmetric_supported() {
   return supported;
 }
 
-void Parker::process_barrier() {
+void ParkerWord::process_barrier() {
   // Registered in asymmetric_supported(), so this cannot fail; if it did,
   // notifiers that skipped their fence could lose a wake-up: stop loudly.
   if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
@@ -30,7 +30,7 @@ void Parker::process_barrier() {
   }
 }
 
-void Parker::park(std::uint32_t token, long timeout_ns) {
+void ParkerWord::park(std::uint32_t token, long timeout_ns) {
   // A futex wait that times out or finds the word moved sets errno; the
   // program's errno must not change across a Pure call that succeeds.
   const int saved_errno = errno;
@@ -44,7 +44,7 @@ void Parker::park(std::uint32_t token, long timeout_ns) {
   errno = saved_errno;
 }
 
-void Parker::sleep_for(long ns) {
+void ParkerWord::sleep_for(long ns) {
   const int saved_errno = errno;
   timespec ts{ns / 1000000000L, ns % 1000000000L};
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
@@ -52,7 +52,7 @@ void Parker::sleep_for(long ns) {
   errno = saved_errno;
 }
 
-void Parker::wake(std::uint32_t seen) {
+void ParkerWord::wake(std::uint32_t seen) {
   // Clearing bit 0 and bumping the epoch in one step means concurrent
   // notifiers wake the waiter once; a failed exchange means someone else did
   // or the waiter withdrew, and in both cases nothing more is owed.

@@ -29,13 +29,16 @@
 #include <atomic>
 #include <cstdint>
 
+#include "base/cpu.h"
+
 namespace pure {
 
-class Parker {
+// The futex word and the system calls; what does not depend on the fence.
+class ParkerWord {
  public:
-  Parker() = default;
-  Parker(const Parker&) = delete;
-  Parker& operator=(const Parker&) = delete;
+  ParkerWord() = default;
+  ParkerWord(const ParkerWord&) = delete;
+  ParkerWord& operator=(const ParkerWord&) = delete;
 
   // Chooses the asymmetric protocol (above) when `on` and the kernel offers
   // it. Call before any thread waits on or notifies this Parker.
@@ -45,15 +48,9 @@ class Parker {
   // (registers the process for it on the first call).
   static bool asymmetric_supported();
 
-  // Waiter side. Returns the token to pass to park().
-  std::uint32_t prepare() {
-    std::uint32_t token = state_.fetch_or(1, std::memory_order_seq_cst) | 1u;
-    if (asymmetric_)
-      process_barrier();
-    else
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-    return token;
-  }
+  // A waiter is announced (about to sleep, or asleep): for the trace's
+  // count of parked threads; a snapshot only.
+  bool announced() const { return state_.load(std::memory_order_relaxed) & 1u; }
   // The condition became true after prepare(): withdraw the announcement.
   void cancel() { state_.fetch_and(~1u, std::memory_order_relaxed); }
   // Sleeps until notified or `timeout_ns` passes (0 = no timeout).
@@ -61,21 +58,42 @@ class Parker {
   // Sleeps `ns` without announcing: nobody can wake it early.
   static void sleep_for(long ns);
 
-  // Notifier side: cheap when nobody is parked (a fence and a load).
-  void notify() {
-    if (asymmetric_)
-      std::atomic_signal_fence(std::memory_order_seq_cst);  // the compiler's order only
-    else
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-    std::uint32_t s = state_.load(std::memory_order_relaxed);
-    if (s & 1u) wake(s);
-  }
-
- private:
+ protected:
   void wake(std::uint32_t seen);
   static void process_barrier();
   alignas(64) std::atomic<std::uint32_t> state_{0};
   bool asymmetric_ = false;  // fixed before use; shares the line notify() reads anyway
 };
+
+// `Fence` orders each side's store before its load (base/cpu.h); only the
+// litmus test uses anything but SeqCstFence.
+template <class Fence>
+class BasicParker : public ParkerWord {
+ public:
+  // Waiter side. Returns the token to pass to park().
+  std::uint32_t prepare() {
+    std::uint32_t token = state_.fetch_or(1, std::memory_order_seq_cst) | 1u;
+    if (asymmetric_)
+      process_barrier();
+    else
+      Fence::store_load();
+    return token;
+  }
+
+  // Notifier side: cheap when nobody is parked (a fence and a load). True
+  // when a waiter was announced (it is woken).
+  bool notify() {
+    if (asymmetric_)
+      std::atomic_signal_fence(std::memory_order_seq_cst);  // the compiler's order only
+    else
+      Fence::store_load();
+    std::uint32_t s = state_.load(std::memory_order_relaxed);
+    if (!(s & 1u)) return false;
+    wake(s);
+    return true;
+  }
+};
+
+using Parker = BasicParker<SeqCstFence>;
 
 }  // namespace pure

@@ -6,9 +6,11 @@
 // something another member may be parked on wakes it (Dropbox::wake).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
+#include "base/cpu.h"
 #include "base/error.h"
 #include "base/waiter.h"
 #include "collectives/dropbox.h"
@@ -16,6 +18,23 @@
 #include "comm/comm.h"
 
 namespace pure::coll {
+
+// Publishes `s` in `mine` (release: the member's line goes with it), then
+// looks at every other member's sequence number (acquire: theirs come with
+// them); true when all of them reached s. The store-load fence between is
+// Dekker's order, pairing with the same fence in the other members: of two
+// members arriving at once, at least one sees the other, so the last
+// arrival is always seen by someone. `Fence` is a policy for
+// tests/litmus_test.cpp only.
+template <class Fence = SeqCstFence, class SeqOf>
+bool publish_and_see_all(std::atomic<std::uint64_t>& mine, std::uint64_t s, int n, int me,
+                         SeqOf&& seq_of) {
+  mine.store(s, std::memory_order_release);
+  Fence::store_load();
+  for (int k = 0; k < n; ++k)
+    if (k != me && seq_of(k).load(std::memory_order_acquire) < s) return false;
+  return true;
+}
 
 class Round {
  public:
@@ -160,17 +179,11 @@ class Round {
   }
 
  private:
-  // Publishes this member's arrival (release: its line's contents go with
-  // it), then looks at every other member's (acquire: theirs come with
-  // them). The full fence between is Dekker's order, pairing with the same
-  // fence in the other members: of two members arriving at once, at least
-  // one sees the other, so the last arrival is always seen by someone.
+  // Publishes this member's arrival and says whether every other member
+  // has arrived too (publish_and_see_all).
   bool arrive_and_see_everyone() {
-    mine().seq.store(s_, std::memory_order_release);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    for (int k = 0; k < n_; ++k)
-      if (k != me_ && of(k).seq.load(std::memory_order_acquire) < s_) return false;
-    return true;
+    return publish_and_see_all(mine().seq, s_, n_, me_,
+                               [&](int k) -> std::atomic<std::uint64_t>& { return of(k).seq; });
   }
 
   void wake(int whom) {

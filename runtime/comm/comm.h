@@ -24,6 +24,10 @@ namespace pure {
 
 // Contexts of local views; user-visible communicators never have this bit.
 constexpr int kLocalContextBit = 1 << 30;
+// Contexts of the hidden twins that carry the messages of nonblocking and
+// persistent collectives (Comm::schedule_comm); user-visible communicators
+// never have this bit either.
+constexpr int kScheduleContextBit = 1 << 29;
 
 class Comm {
  public:
@@ -73,6 +77,28 @@ class Comm {
   PURE_Errhandler errhandler() const { return errhandler_; }
   void set_errhandler(PURE_Errhandler h) { errhandler_ = h; }
 
+  // The communicator's hidden twin for the point-to-point messages of
+  // nonblocking and persistent collectives (nonblocking/schedule.h): the
+  // same members and MPI side, context | kScheduleContextBit, so that its
+  // messages never match the user's. Made by this rank on first use (the
+  // context follows from this one's, so the members need not agree on
+  // anything); shared with the schedules that use it, so that it outlives
+  // a pure_comm_free while they run, as MPI allows.
+  const std::shared_ptr<Comm>& schedule_comm() {
+    if (!schedule_comm_) {
+      schedule_comm_ = std::make_shared<Comm>(context_ | kScheduleContextBit, group_,
+                                              group_->world_of(rank_),
+                                              name_ + " (collective schedules)");
+      schedule_comm_->remote_ = remote_;
+    }
+    return schedule_comm_;
+  }
+  // This rank's count of collective schedules started on the communicator
+  // (nonblocking initiations and persistent inits): members start them in
+  // the same order, so their counts agree, and the count tells one
+  // schedule's messages from another's.
+  std::uint64_t next_schedule() { return ++schedules_; }
+
  private:
   int context_;
   GroupRef group_;
@@ -83,6 +109,8 @@ class Comm {
   std::shared_ptr<Part> collective_;
   std::shared_ptr<Part> remote_;
   std::unique_ptr<Comm> local_;
+  std::shared_ptr<Comm> schedule_comm_;
+  std::uint64_t schedules_ = 0;
   PURE_Errhandler errhandler_ = PURE_ERRORS_ARE_FATAL;
 };
 

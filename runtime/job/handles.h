@@ -1,11 +1,13 @@
 // Handles: one rank's tables of the objects behind the flat API's integer
 // handles (base/handle.h): communicators, groups, user ops, datatypes,
-// windows. Every kind has generations, so a freed handle of any kind is recognised.
+// matched messages, windows. Every kind has generations, so a freed handle
+// of any kind is recognised.
 #pragma once
 
 #include <memory>
 
 #include "base/handle.h"
+#include "channels/matcher.h"
 #include "channels/request.h"
 #include "comm/comm.h"
 #include "comm/group.h"
@@ -36,6 +38,10 @@ class Handles {
   HandleTable<std::shared_ptr<Datatype>> types{PURE_HANDLE_KIND_DATATYPE, kPredefinedTypes};
   // Windows (none is predefined).
   HandleTable<std::unique_ptr<onesided::Window>> wins{PURE_HANDLE_KIND_WIN, 1};
+  // Messages taken by matched probes until received. Predefined: 1
+  // PURE_MESSAGE_NO_PROC (no object behind it).
+  static constexpr int kFirstMessage = 2;
+  HandleTable<std::unique_ptr<Unexpected>> messages{PURE_HANDLE_KIND_MESSAGE, kFirstMessage};
 
   Comm* comm(PURE_Comm handle) {
     std::unique_ptr<Comm>* c = comms.find(handle);

@@ -23,6 +23,7 @@
 #include "channels/queue_table.h"
 #include "collectives/dropbox.h"
 #include "collectives/member.h"
+#include "job/observers.h"
 #include "net/rank_map.h"
 #include "onesided/member.h"
 #include "pure/run.hpp"
@@ -78,6 +79,8 @@ class Process {
   // nullptr when they are not.
   Fibers* fibers() const { return fibers_.get(); }
   sched::Scheduler& scheduler() { return *scheduler_; }
+  // The trace and statistics (PURE_TRACE, PURE_STATS).
+  Observers& observers() { return *observers_; }
 
   // ---- abort ----
   bool aborted() const { return abort_code_.load(std::memory_order_acquire) != 0; }
@@ -93,6 +96,8 @@ class Process {
   void watchdog();
   std::string deadlock_report();
   void print_settings() const;
+  // Writes the trace and statistics (Observers::finish).
+  void observe_end(bool aborting);
 
   Config config_;
   RankMap map_;
@@ -114,6 +119,7 @@ class Process {
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::shared_ptr<coll::Dropbox> world_dropbox_;   // after ranks_: it holds their Parkers
   std::unique_ptr<sched::Scheduler> scheduler_;  // after ranks_: it refers to them
+  std::unique_ptr<Observers> observers_;          // after scheduler_: helpers' waiters
   std::mutex abort_mutex_;
   std::string abort_message_;
   std::atomic<int> exit_code_{0};  // first non-zero status returned after finalize

@@ -16,6 +16,7 @@
 
 #include <mpi.h>
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@
 #include "net/rank_map.h"
 
 namespace pure {
+
+class CommDup;
 
 struct CommNet final : Comm::Part {
   std::vector<int> procs;                    // process ids, ordered by their first member
@@ -36,6 +39,9 @@ struct CommNet final : Comm::Part {
   // What went wrong in the leader's part of a collective, for the members
   // (hierarchical.cpp: written before the closing local bcast, read after).
   std::string error;
+  // Duplicates of this communicator being made by pure_comm_idup, oldest
+  // first (comm_dup.cpp); only the leader of this process touches it.
+  std::deque<CommDup*> dups;
 
   // Where the members (world ranks, in communicator order) live.
   static std::shared_ptr<CommNet> layout(const std::vector<int>& members, const RankMap& map,

@@ -68,10 +68,11 @@ std::size_t received_bytes(const MPI_Status& st) {
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 // The MPI communicator on which communicator member `member` receives.
 MPI_Comm inbox(const CommNet& net, int member) { return net.p2p[at(net.slot_of[at(member)])]; }
-// The MPI tag of a message from communicator member `sender` (the header
-// comment gives the layout; `shift` is Cluster::slot_shift()).
-int wire_tag(const CommNet& net, int sender, int tag, int shift) {
-  return (net.slot_of[at(sender)] << shift) | tag;
+// The MPI tag of a message from communicator member `sender` on `comm` (the
+// header comment gives the layout).
+int wire_tag(const Cluster& cluster, const Comm& comm, const CommNet& net, int sender, int tag) {
+  const int schedule = (comm.context() & kScheduleContextBit) ? cluster.schedule_tag_bit() : 0;
+  return (net.slot_of[at(sender)] << cluster.slot_shift()) | schedule | tag;
 }
 }  // namespace
 
@@ -87,7 +88,7 @@ void RemoteChannel::start_send(const void* buf, std::size_t count, const Datatyp
     pack(buf, count, t, 0, packed->get(), bytes);
     data = packed->get();
   }
-  const int mpi_tag = wire_tag(net, comm.rank(), tag, cluster_.slot_shift());
+  const int mpi_tag = wire_tag(cluster_, comm, net, comm.rank(), tag);
   MPI_Comm channel = inbox(net, to);
   const int where = net.pos_of[at(to)];
   MPI_Request* req = static_cast<MPI_Request*>(request);
@@ -123,11 +124,15 @@ Request* RemoteChannel::isend(const void* buf, std::size_t count, const TypeRef&
 bool RemoteChannel::test(Request* r) {
   int done = 0;
   if (r->kind == Request::Kind::send) {
-    mpi_check(MPI_Test(mpi_request(r), &done, MPI_STATUS_IGNORE), "MPI_Test");
+    MPI_Status st;
+    mpi_check(MPI_Test(mpi_request(r), &done, &st), "MPI_Test");
     if (!done) return false;
     r->state = Request::State::complete;
     r->packed.reset();
     --sends_;
+    int cancelled = 0;
+    if (r->cancel_asked) mpi_check(MPI_Test_cancelled(&st, &cancelled), "MPI_Test_cancelled");
+    r->status.pure_cancelled = cancelled;
     return true;
   }
   MPI_Status st;
@@ -200,7 +205,7 @@ void RemoteChannel::post_direct(Request* r) {
   const Datatype& t = *r->type.type;
   const Bytes n(r->count * t.size());
   mpi_check(MPI_Irecv(static_cast<char*>(r->buf) + t.true_lb(), n.count(), n.type(),
-                      net.pos_of[at(from)], wire_tag(net, from, r->tag, cluster_.slot_shift()),
+                      net.pos_of[at(from)], wire_tag(cluster_, comm, net, from, r->tag),
                       inbox(net, comm.rank()), mpi_request(r)),
             "MPI_Irecv");
   r->state = Request::State::in_mpi;
@@ -218,8 +223,8 @@ void RemoteChannel::recv_direct(Request* r, const WaitSite& site) {
   }
 }
 
-// MPI decides: the receive completes either cancelled or, if it matched
-// already, with its message; test() tells which.
+// MPI decides: the operation completes either cancelled or, if it matched
+// already, normally; test() tells which.
 void RemoteChannel::cancel(Request* r) {
   r->cancel_asked = true;
   mpi_check(MPI_Cancel(mpi_request(r)), "MPI_Cancel");
@@ -256,7 +261,12 @@ void RemoteChannel::pull(const Comm& comm) {
     const Bytes n(bytes);
     const auto& there = net.members_at[static_cast<std::size_t>(st.MPI_SOURCE)];
     const int source = there[static_cast<std::size_t>(st.MPI_TAG >> shift)];
-    const Envelope e{comm.world_of(source), source, comm.context(), st.MPI_TAG & ((1 << shift) - 1)};
+    // The communicator and its hidden twin share the MPI communicators: the
+    // schedule bit of the tag says whose message this is.
+    const int schedule_bit = cluster_.schedule_tag_bit();
+    const int context = (st.MPI_TAG & schedule_bit) ? comm.context() | kScheduleContextBit
+                                                    : comm.context() & ~kScheduleContextBit;
+    const Envelope e{comm.world_of(source), source, context, st.MPI_TAG & (schedule_bit - 1)};
 
     const std::size_t i = matcher.first_match(e);
     if (i != Matcher::kNone) {

@@ -32,6 +32,13 @@ struct SplitMember {
 // process runs the same sequence of MPI calls on one thread, so creations
 // never overlap on the parent, and communicators created at the same time
 // from different parents are MPI's ordinary concurrent case.
+//
+// MPI_Comm_split blocks outside the wait loop, but only once every leader
+// is known to be here: the allgather of colours before it completes at a
+// leader only when every process has contributed, and it is waited for in
+// the wait loop (stealing, and letting a fiber's core run its other ranks,
+// which may be what another process waits for before it joins; test:
+// multiproc_fibersplit). What follows needs nothing but the leaders.
 NewComm split(coll::Member& member, Comm& comm, const char* call, int color, int key,
               const Cluster& cluster) {
   const int n = comm.size();

@@ -7,7 +7,7 @@ namespace pure::sched {
 
 HelperThreads::HelperThreads(Scheduler& scheduler, std::vector<int> cores, BackoffPolicy backoff,
                              std::function<void(Worker*)> on_thread)
-    : scheduler_(scheduler), on_thread_(std::move(on_thread)) {
+    : on_thread_(std::move(on_thread)) {
   for (int core : cores) helpers_.push_back(std::make_unique<Helper>(scheduler, core, backoff));
 }
 

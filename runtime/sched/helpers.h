@@ -59,7 +59,6 @@ class HelperThreads {
   };
   void main(Helper& helper);
 
-  Scheduler& scheduler_;
   std::function<void(Worker*)> on_thread_;
   std::vector<std::unique_ptr<Helper>> helpers_;
   std::atomic<bool> stop_{false};

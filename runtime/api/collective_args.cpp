@@ -1,0 +1,282 @@
+#include "api/collective_args.h"
+
+namespace pure::api {
+
+OpRef op_arg(Call& c, PURE_Op op) {
+  if (op == PURE_OP_NULL) fail(PURE_ERR_OP, "PURE_OP_NULL is not a valid op");
+  OpRef ref;
+  if (const int index = predefined_op(op)) {
+    ref.predefined = index;
+    return ref;
+  }
+  auto& table = c.rank.handles().ops;
+  const UserOp* u = table.find(op);
+  if (!u) handle_error(PURE_ERR_OP, "op", table.state(op), op);
+  ref.user = *u;
+  return ref;
+}
+
+void root_arg(const Comm& comm, int root) {
+  if (root < 0 || root >= comm.size())
+    fail(PURE_ERR_ROOT, "invalid root %d (%s has %d ranks)", root, comm.name().c_str(),
+         comm.size());
+}
+
+void data_arg(const void* buf, int count, const Datatype& type, const char* which) {
+  count_arg(count);
+  if (in_place(buf)) fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not allowed as the %s here", which);
+  buffer_arg(buf, count, type);
+}
+
+void counts_arg(const int* counts, const int* displs, int n, const char* which) {
+  if (!counts || !displs) fail(PURE_ERR_ARG, "null %s counts or displacements", which);
+  for (int i = 0; i < n; ++i)
+    if (counts[i] < 0) fail(PURE_ERR_COUNT, "invalid %s count %d at index %d", which, counts[i], i);
+}
+
+namespace {
+void equal_blocks(Side& side, int n, int count) {
+  side.equal = Blocks(n, count);
+  side.counts = side.equal.counts.data();
+  side.displs = side.equal.displs.data();
+}
+}  // namespace
+
+MovementArgs gatherv_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
+                          PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                          const int displs[], PURE_Datatype recvtype, int root) {
+  root_arg(cm, root);
+  const bool at_root = cm.rank() == root;
+  MovementArgs a;
+  a.root = root;
+  if (!(at_root && in_place(sendbuf))) {
+    a.send.type = type_arg(c, sendtype);
+    data_arg(sendbuf, sendcount, *a.send.type.type, "send buffer");
+    a.send.buf = sendbuf;
+    a.send.count = static_cast<std::size_t>(sendcount);
+  }
+  if (at_root) {
+    a.recv.type = type_arg(c, recvtype);
+    counts_arg(recvcounts, displs, cm.size(), "receive");
+    if (in_place(recvbuf) || (!recvbuf && a.recv.type.type->size() > 0))
+      fail(PURE_ERR_BUFFER, "invalid receive buffer at the root");
+    a.recv.buf = recvbuf;
+    a.recv.counts = recvcounts;
+    a.recv.displs = displs;
+  }
+  return a;
+}
+
+MovementArgs gather_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
+                         PURE_Datatype sendtype, void* recvbuf, int recvcount,
+                         PURE_Datatype recvtype, int root) {
+  root_arg(cm, root);
+  const bool at_root = cm.rank() == root;
+  MovementArgs a;
+  a.root = root;
+  if (!(at_root && in_place(sendbuf))) {
+    a.send.type = type_arg(c, sendtype);
+    data_arg(sendbuf, sendcount, *a.send.type.type, "send buffer");
+    a.send.buf = sendbuf;
+    a.send.count = static_cast<std::size_t>(sendcount);
+  }
+  if (at_root) {
+    a.recv.type = type_arg(c, recvtype);
+    count_arg(recvcount);
+    if (in_place(recvbuf)) fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not the receive buffer");
+    buffer_arg(recvbuf, recvcount, *a.recv.type.type);
+    a.recv.buf = recvbuf;
+  }
+  equal_blocks(a.recv, cm.size(), recvcount);
+  return a;
+}
+
+MovementArgs scatterv_args(Call& c, Comm& cm, const void* sendbuf, const int sendcounts[],
+                           const int displs[], PURE_Datatype sendtype, void* recvbuf,
+                           int recvcount, PURE_Datatype recvtype, int root) {
+  root_arg(cm, root);
+  const bool at_root = cm.rank() == root;
+  MovementArgs a;
+  a.root = root;
+  if (at_root) {
+    a.send.type = type_arg(c, sendtype);
+    counts_arg(sendcounts, displs, cm.size(), "send");
+    if (in_place(sendbuf) || (!sendbuf && a.send.type.type->size() > 0))
+      fail(PURE_ERR_BUFFER, "invalid send buffer at the root");
+    a.send.buf = sendbuf;
+    a.send.counts = sendcounts;
+    a.send.displs = displs;
+  }
+  if (!(at_root && in_place(recvbuf))) {
+    a.recv.type = type_arg(c, recvtype);
+    data_arg(recvbuf, recvcount, *a.recv.type.type, "receive buffer");
+    a.recv.buf = recvbuf;
+    a.recv.count = static_cast<std::size_t>(recvcount);
+  }
+  return a;
+}
+
+MovementArgs scatter_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
+                          PURE_Datatype sendtype, void* recvbuf, int recvcount,
+                          PURE_Datatype recvtype, int root) {
+  root_arg(cm, root);
+  const bool at_root = cm.rank() == root;
+  MovementArgs a;
+  a.root = root;
+  if (at_root) {
+    a.send.type = type_arg(c, sendtype);
+    count_arg(sendcount);
+    if (in_place(sendbuf)) fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not the send buffer");
+    buffer_arg(sendbuf, sendcount, *a.send.type.type);
+    a.send.buf = sendbuf;
+  }
+  equal_blocks(a.send, cm.size(), sendcount);
+  if (!(at_root && in_place(recvbuf))) {
+    a.recv.type = type_arg(c, recvtype);
+    data_arg(recvbuf, recvcount, *a.recv.type.type, "receive buffer");
+    a.recv.buf = recvbuf;
+    a.recv.count = static_cast<std::size_t>(recvcount);
+  }
+  return a;
+}
+
+MovementArgs allgatherv_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
+                             PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                             const int displs[], PURE_Datatype recvtype) {
+  MovementArgs a;
+  a.recv.type = type_arg(c, recvtype);
+  if (!in_place(sendbuf)) {
+    a.send.type = type_arg(c, sendtype);
+    data_arg(sendbuf, sendcount, *a.send.type.type, "send buffer");
+    a.send.buf = sendbuf;
+    a.send.count = static_cast<std::size_t>(sendcount);
+  }
+  counts_arg(recvcounts, displs, cm.size(), "receive");
+  if (in_place(recvbuf) || (!recvbuf && a.recv.type.type->size() > 0))
+    fail(PURE_ERR_BUFFER, "invalid receive buffer");
+  a.recv.buf = recvbuf;
+  a.recv.counts = recvcounts;
+  a.recv.displs = displs;
+  return a;
+}
+
+MovementArgs allgather_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
+                            PURE_Datatype sendtype, void* recvbuf, int recvcount,
+                            PURE_Datatype recvtype) {
+  MovementArgs a;
+  a.recv.type = type_arg(c, recvtype);
+  if (!in_place(sendbuf)) {
+    a.send.type = type_arg(c, sendtype);
+    data_arg(sendbuf, sendcount, *a.send.type.type, "send buffer");
+    a.send.buf = sendbuf;
+    a.send.count = static_cast<std::size_t>(sendcount);
+  }
+  data_arg(recvbuf, recvcount, *a.recv.type.type, "receive buffer");
+  a.recv.buf = recvbuf;
+  equal_blocks(a.recv, cm.size(), recvcount);
+  return a;
+}
+
+MovementArgs alltoallv_args(Call& c, Comm& cm, const void* sendbuf, const int sendcounts[],
+                            const int sdispls[], PURE_Datatype sendtype, void* recvbuf,
+                            const int recvcounts[], const int rdispls[], PURE_Datatype recvtype) {
+  MovementArgs a;
+  a.recv.type = type_arg(c, recvtype);
+  if (!in_place(sendbuf)) {
+    a.send.type = type_arg(c, sendtype);
+    counts_arg(sendcounts, sdispls, cm.size(), "send");
+    if (!sendbuf && a.send.type.type->size() > 0) fail(PURE_ERR_BUFFER, "null send buffer");
+    a.send.buf = sendbuf;
+    a.send.counts = sendcounts;
+    a.send.displs = sdispls;
+  }
+  counts_arg(recvcounts, rdispls, cm.size(), "receive");
+  if (in_place(recvbuf) || (!recvbuf && a.recv.type.type->size() > 0))
+    fail(PURE_ERR_BUFFER, "invalid receive buffer");
+  a.recv.buf = recvbuf;
+  a.recv.counts = recvcounts;
+  a.recv.displs = rdispls;
+  return a;
+}
+
+MovementArgs alltoall_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
+                           PURE_Datatype sendtype, void* recvbuf, int recvcount,
+                           PURE_Datatype recvtype) {
+  MovementArgs a;
+  a.recv.type = type_arg(c, recvtype);
+  if (!in_place(sendbuf)) {
+    a.send.type = type_arg(c, sendtype);
+    data_arg(sendbuf, sendcount, *a.send.type.type, "send buffer");
+    a.send.buf = sendbuf;
+    equal_blocks(a.send, cm.size(), sendcount);
+  }
+  data_arg(recvbuf, recvcount, *a.recv.type.type, "receive buffer");
+  a.recv.buf = recvbuf;
+  equal_blocks(a.recv, cm.size(), recvcount);
+  return a;
+}
+
+ReductionArgs reduction_args(Call& c, const void* sendbuf, void* recvbuf, int count,
+                             PURE_Datatype datatype, PURE_Op op, bool may_be_in_place) {
+  count_arg(count);
+  ReductionArgs a;
+  a.type = type_arg(c, datatype);
+  a.op = op_arg(c, op);
+  if (in_place(sendbuf) && !may_be_in_place)
+    fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not allowed as the send buffer here");
+  if (!in_place(sendbuf)) buffer_arg(sendbuf, count, *a.type.type);
+  a.send = in_place(sendbuf) ? nullptr : sendbuf;
+  a.recv = recvbuf;
+  a.count = static_cast<std::size_t>(count);
+  a.handle = datatype;
+  return a;
+}
+
+ReductionArgs reduce_args(Call& c, Comm& cm, const void* sendbuf, void* recvbuf, int count,
+                          PURE_Datatype datatype, PURE_Op op, int root) {
+  // PURE_IN_PLACE is allowed at the root only; with an invalid root, report the root.
+  const bool root_ok = root >= 0 && root < cm.size();
+  ReductionArgs a =
+      reduction_args(c, sendbuf, recvbuf, count, datatype, op, !root_ok || cm.rank() == root);
+  root_arg(cm, root);
+  if (cm.rank() == root) buffer_arg(recvbuf, count, *a.type.type);
+  return a;
+}
+
+ReductionArgs allreduce_args(Call& c, const void* sendbuf, void* recvbuf, int count,
+                             PURE_Datatype datatype, PURE_Op op) {
+  ReductionArgs a = reduction_args(c, sendbuf, recvbuf, count, datatype, op, true);
+  buffer_arg(recvbuf, count, *a.type.type);
+  return a;
+}
+
+ReductionArgs reduce_scatter_block_args(Call& c, Comm& cm, const void* sendbuf, void* recvbuf,
+                                        int recvcount, PURE_Datatype datatype, PURE_Op op,
+                                        std::vector<int>* counts) {
+  const long long total = static_cast<long long>(recvcount) * cm.size();
+  ReductionArgs a = reduction_args(c, sendbuf, recvbuf,
+                                   total > 0x7fffffff ? -1 : static_cast<int>(total), datatype, op,
+                                   true);
+  count_arg(recvcount);
+  if (!a.send) buffer_arg(recvbuf, static_cast<int>(total), *a.type.type);
+  buffer_arg(recvbuf, recvcount, *a.type.type);
+  counts->assign(static_cast<std::size_t>(cm.size()), recvcount);
+  return a;
+}
+
+ReductionArgs reduce_scatter_args(Call& c, Comm& cm, const void* sendbuf, void* recvbuf,
+                                  const int recvcounts[], PURE_Datatype datatype, PURE_Op op) {
+  long long total = 0;
+  if (recvcounts)
+    for (int i = 0; i < cm.size(); ++i) total += recvcounts[i] > 0 ? recvcounts[i] : 0;
+  ReductionArgs a = reduction_args(c, sendbuf, recvbuf,
+                                   total > 0x7fffffff ? -1 : static_cast<int>(total), datatype, op,
+                                   true);
+  if (!recvcounts) fail(PURE_ERR_ARG, "null recvcounts");
+  for (int i = 0; i < cm.size(); ++i)
+    if (recvcounts[i] < 0) fail(PURE_ERR_COUNT, "invalid recvcounts[%d] = %d", i, recvcounts[i]);
+  buffer_arg(recvbuf, recvcounts[cm.rank()], *a.type.type);
+  return a;
+}
+
+}  // namespace pure::api

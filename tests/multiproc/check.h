@@ -1,0 +1,28 @@
+// What the modes of multiproc_check share: the rank's place in the world
+// and the checks, which name the rank, the file and line, the condition
+// and the values, and end the job with exit code 1.
+#pragma once
+
+#include <pure/pure.h>
+
+#include <cstdio>
+
+// Ranks are threads: per-rank globals must be thread-local.
+inline thread_local int g_rank = -1, g_size = -1;
+
+#define CHECK(cond, ...)                                                          \
+  do {                                                                            \
+    if (!(cond)) {                                                                \
+      std::fprintf(stderr, "multiproc_check: rank %d: %s:%d: check failed: %s: ", \
+                   g_rank, __FILE__, __LINE__, #cond);                            \
+      std::fprintf(stderr, __VA_ARGS__);                                          \
+      std::fprintf(stderr, "\n");                                                 \
+      pure_abort(PURE_COMM_WORLD, 1);                                             \
+    }                                                                             \
+  } while (0)
+
+#define OK(call) CHECK((call) == PURE_SUCCESS, "%s", #call)
+
+// Mode `requests` (requests_check.cpp): nonblocking collectives, comm_idup,
+// persistent requests, matched probes, cancelled sends, isendrecv.
+void run_requests();
