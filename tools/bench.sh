@@ -54,6 +54,13 @@ suites:
                               with tasks, alternating within one run, at 2 ranks
                               and at 8 ranks on 2 cores; times, each version's
                               ratio to its balanced run, chunks stolen
+  apps [--quick] [--rounds N] [--plot]
+                              apps/dt (NAS DT class A: BH and WH at 21 ranks, SH at
+                              80) and apps/md (balanced and imbalanced, at 2 ranks
+                              with a core each and at 8 and 16 ranks on 2 cores):
+                              Open MPI, Pure (the same MPI source, ported) and Pure
+                              with tasks, alternating within one run; fails when
+                              the versions compute different results
   scale [--quick] [--rounds N] [--plot]
                               bench/scale.c at 256, 1024 and 4096 ranks (--quick:
                               256 and 1024) in one Pure process: peak resident
@@ -479,6 +486,87 @@ cmd_scale() {
   show_report "$dir" "${plot[@]}"
 }
 
+# ----------------------------------------------------------------- apps
+
+# apps/dt and apps/md (their READMEs): one MPI source each, built for Open MPI
+# (APP_mpi) and ported (APP_pure), and a task version (APP_tasks). They print
+# text, not JSON: the report (tools/bench_apps.py) reads their result lines.
+apps_dir=$build/apps
+app_versions=(mpi pure tasks)
+
+# Fails unless every version of both apps is built.
+apps_check_built() {
+  local app v
+  for app in dt md; do
+    for v in "${app_versions[@]}"; do
+      [ -x "$apps_dir/$app/${app}_$v" ] ||
+        die "$apps_dir/$app/${app}_$v is missing (it needs MPI and include/pure/pure.hpp)"
+    done
+  done
+}
+
+# app_run DIR APP VERSION RANKS ROUND INPUT ARGS...: one run of APP_VERSION
+# at RANKS ranks, launched as coll_launch says; the Pure versions with
+# PURE_STATS=1 (the task chunks each rank ran).
+app_run() {
+  local dir=$1 app=$2 version=$3 n=$4 r=$5 input=$6 pure_opts mpi_opts
+  shift 6
+  coll_launch "$n"
+  local notes=("app=$app" "input=$input" "ranks=$n" "impl=$version" "round=$r")
+  case $version in
+    mpi)
+      bench_run "$dir" "$app.$input.$n.$version.$r" "${notes[@]}" -- \
+        mpirun "${mpi_opts[@]}" "${ompi_args[@]}" "$apps_dir/$app/${app}_mpi" "$@" ;;
+    pure | tasks)
+      bench_run "$dir" "$app.$input.$n.$version.$r" "${notes[@]}" -- \
+        env PURE_STATS=1 "$pure_root/tools/purerun" "${pure_opts[@]}" \
+        "$apps_dir/$app/${app}_$version" "$@" ;;
+    *) die "app_run: unknown version '$version'" ;;
+  esac
+}
+
+cmd_apps() {
+  local rounds quick plot threshold steps=40
+  suite_options apps 5 3 quick rounds plot -- "$@"
+  [ -z "$quick" ] || steps=10
+  build_release
+  apps_check_built
+  local dir
+  dir=$(fresh_results apps)
+  begin_with_ompi "$dir" apps --rounds "$rounds"
+  # APP INPUT RANKS ARGS: DT class A on its three graphs, with as many ranks
+  # as the graph has nodes; MD's 32000 atoms filling the box (balanced) or
+  # half of a box twice as long (imbalanced), at 2, 8 and 16 ranks.
+  local md_balanced="--size 20 --steps $steps --print $steps"
+  local md_imbalanced="--nx 40 --ny 20 --nz 20 --fill 0.5 --steps $steps --print $steps"
+  local configs=(
+    "dt A-BH 21 A BH"
+    "dt A-WH 21 A WH"
+    "dt A-SH 80 A SH"
+    "md balanced 2 $md_balanced"
+    "md imbalanced 2 $md_imbalanced"
+    "md balanced 8 $md_balanced"
+    "md imbalanced 8 $md_imbalanced"
+    "md balanced 16 $md_balanced"
+    "md imbalanced 16 $md_imbalanced"
+  )
+  local r i k app input n args
+  for ((r = 1; r <= rounds; ++r)); do
+    printf 'bench: round %d/%d:' "$r" "$rounds" >&2
+    for ((i = 0; i < ${#configs[@]}; ++i)); do
+      read -r app input n args <<<"${configs[i]}"
+      printf ' %s %s@%d' "$app" "$input" "$n" >&2
+      # Each version goes first as often as the others.
+      for ((k = 0; k < 3; ++k)); do
+        # shellcheck disable=SC2086  # args: words by design
+        app_run "$dir" "$app" "${app_versions[(r + i + k) % 3]}" "$n" "$r" "$input" $args
+      done
+    done
+    printf '\n' >&2
+  done
+  show_report "$dir" "${plot[@]}" || die "the versions computed different results (see above)"
+}
+
 # ----------------------------------------------------------------- queue, floor
 
 cmd_floor() {
@@ -517,7 +605,7 @@ fi
 suite=$1
 shift
 case $suite in
-  p2p | internode | coll | tasks | scale | queue | floor) "cmd_$suite" "$@" ;;
+  p2p | internode | coll | tasks | apps | scale | queue | floor) "cmd_$suite" "$@" ;;
   -h | --help) usage ;;
   *) usage >&2; echo "bench: unknown suite '$suite'" >&2; exit 2 ;;
 esac

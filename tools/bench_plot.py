@@ -158,7 +158,29 @@ def plot_scale(ctx, runs):
     return {"scale.png": fig}
 
 
+def plot_apps(ctx, runs):
+    import bench_apps  # the applications' result lines
+
+    rows = [r for r in bench_apps.summarise([bench_apps.AppRun(run, ctx.directory) for run in runs])
+            if r["mpi"]]
+    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(rows) + 2), 4.2), layout="constrained")
+    width = 0.38
+    for k, (v, name) in enumerate((("pure", "Pure"), ("tasks", "Pure + tasks"))):
+        xs = [i + (k - 0.5) * width for i in range(len(rows))]
+        values = [r[v + "_best"] if r[v] else 0 for r in rows]
+        bars = ax.bar(xs, values, width, label=name)
+        ax.bar_label(bars, fmt="%.2f", fontsize=8)
+    ax.axhline(1.0, color="black", linestyle="--", linewidth=1)
+    ax.set_xticks(range(len(rows)), [f"{bench_apps.describe(r['config'])}\n{r['config'][2]} ranks"
+                                      for r in rows], fontsize=8)
+    ax.set_ylabel("speedup over Open MPI (best of rounds)")
+    ax.set_title(f"Applications on {ctx.cores} cores: Open MPI's time over Pure's")
+    ax.legend()
+    return {"apps.png": fig}
+
+
 FIGURES = {
+    "apps": plot_apps,
     "p2p": plot_p2p,
     "internode": plot_p2p,
     "coll": plot_coll,

@@ -83,6 +83,14 @@ TARGETS = (
            "barrier >= 5x faster than Open MPI"),
     Target("tasks", "", "worst ratio", None, ("<=", 1.10), None, False,
            "with tasks, imbalanced time \u2264 1.10 \u00d7 balanced"),
+    Target("apps", "", "ported", None, None, 1.0, True,
+           "ported without tasks at least as fast as Open MPI everywhere"),
+    Target("apps", "", "oversubscribed", None, None, 1.0, True,
+           "ported, faster than Open MPI where ranks outnumber cores"),
+    Target("apps", "", "tasks vs balanced", None, ("<=", 1.15), None, False,
+           "with tasks, imbalanced <= 1.15x balanced"),
+    Target("apps", "", "tasks vs mpi", None, (">=", 1.5), None, False,
+           "with tasks, imbalanced >= 1.5x faster than Open MPI"),
     Target("scale", "", "KiB per rank", None, ("<=", 64.0), None, False,
            "memory at most 64 KiB per rank plus a fixed base"),
     Target("scale", "", "wall time", 4096, ("<", 5.0), None, False,
@@ -153,14 +161,20 @@ class Run:
         return {}
 
     def chunks(self):
-        """Task chunks run by their owner and stolen, summed over the ranks and
-        helpers ("pure: stats:" lines of PURE_STATS=1)."""
+        """Task chunks run by their owner and stolen, over the ranks and helper
+        threads (the total and helper lines of PURE_STATS=1's table)."""
         own = stolen = 0
         for line in self.log.splitlines():
-            if line.startswith("pure: stats: "):
-                own += sum(int(x) for x in re.findall(r"(\d+) own chunks", line))
-                stolen += sum(int(x) for x in re.findall(r"(\d+) stolen chunks", line))
+            if m := re.match(r"pure: stats: total: .* (\d+) own and (\d+) stolen chunks", line):
+                own += int(m.group(1))
+                stolen += int(m.group(2))
+            elif m := re.match(r"pure: stats: \d+ helper thread\(s\): (\d+) stolen chunks", line):
+                stolen += int(m.group(1))
         return own, stolen
+
+    def text(self, directory):
+        """What the program printed, as text (apps print result lines, not JSON)."""
+        return (directory / f"{self.note['run']}.jsonl").read_text(errors="replace")
 
 
 def load_runs(directory):
@@ -792,12 +806,20 @@ def report_floor(ctx, runs, out):
     return 0
 
 
+def report_apps(ctx, runs, out):
+    sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
+    import bench_apps  # the applications' report: their own result lines
+
+    return bench_apps.report(ctx, runs, out)
+
+
 REPORTS = {
     "p2p": report_p2p,
     "internode": report_p2p,
     "coll": report_coll,
     "coll-threshold": report_threshold,
     "tasks": report_tasks,
+    "apps": report_apps,
     "demo": report_demo,
     "scale": report_scale,
     "queue": report_queue,

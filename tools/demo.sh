@@ -2,11 +2,12 @@
 # The demo: installs what is missing, builds the Release tree, then runs the
 # load-imbalanced stencil (apps/rand_stencil) three ways on this machine's
 # cores -- Open MPI, Pure, Pure with tasks -- and prints them side by side,
-# with a balanced run of the task version for reference. It fails when the
-# three compute different results. Under a minute on 2 cores.
+# with a balanced run of the task version for reference; then NAS DT
+# (apps/dt, class A BH: 21 ranks) the same three ways. It fails when the
+# versions compute different results. About a minute on 2 cores.
 #
-# tools/bench.sh tasks sweeps the imbalance; tools/bench.sh p2p and coll
-# compare messaging with Open MPI.
+# tools/bench.sh tasks sweeps the imbalance; tools/bench.sh apps runs DT and
+# the MD proxy; tools/bench.sh p2p and coll compare messaging with Open MPI.
 set -euo pipefail
 # shellcheck source=tools/deps.sh
 source "$(dirname "${BASH_SOURCE[0]}")/deps.sh"
@@ -27,10 +28,12 @@ die() {
 
 # A tree configured without the benchmarks (the probe) or the apps gets them.
 if [ ! -x "$build/bench/bench_p2p_mpi" ] || [ ! -x "$stencil_dir/rand_stencil_mpi" ] ||
-  [ ! -x "$stencil_dir/rand_stencil_tasks" ]; then
+  [ ! -x "$stencil_dir/rand_stencil_tasks" ] || [ ! -x "$apps_dir/dt/dt_mpi" ] ||
+  [ ! -x "$apps_dir/dt/dt_tasks" ]; then
   build_release
 fi
 stencil_check_built
+apps_check_built
 
 dir=$build/demo-results
 rm -rf "$dir"
@@ -111,8 +114,45 @@ How each version is built and run:
   Pure + tasks  apps/rand_stencil/rand_stencil_tasks.cpp: the same computation with each
                 iteration's compute loop a PureTask; a rank waiting for its halo steals
                 chunks of it. tools/purerun -n $ranks build/apps/rand_stencil/rand_stencil_tasks
-
-Every run's output: $dir. Next: tools/bench.sh tasks (the imbalance
-sweep), tools/bench.sh p2p and coll (messaging against Open MPI).
 EOF
 [ "$report_status" -eq 0 ] || die "FAILED: the versions computed different results (see above)"
+
+# NAS DT class A on the black-hole graph: 16 sources funnel through 4
+# comparators into one sink, a node per rank, so 21 ranks share the cores
+# (Pure: fibers; Open MPI: 21 processes, oversubscribed). Launched and
+# reported as tools/bench.sh apps does (app_run, tools/bench_apps.py).
+dt_ranks=21
+dt_dir=$dir/dt
+mkdir -p "$dt_dir"
+echo
+echo "demo: NAS DT class A BH (apps/dt), $dt_ranks ranks on $(nproc) cores, best of $rounds rounds"
+"${report[@]}" begin "$dt_dir" --suite apps --rounds "$rounds" --transport "$ompi_transport"
+for ((r = 1; r <= rounds; ++r)); do
+  printf 'demo: round %d/%d:' "$r" "$rounds"
+  # Each version goes first in turn.
+  for ((k = 0; k < 3; ++k)); do
+    run=${app_versions[(r - 1 + k) % 3]}
+    app_run "$dt_dir" dt "$run" "$dt_ranks" "$r" A-BH A BH
+    [ "$k" -eq 0 ] || printf ','
+    printf ' %s %s s' "${label[$run]}" "$(sed -n 's/^DT .* time_s=//p' "$dt_dir/dt.A-BH.$dt_ranks.$run.$r.jsonl")"
+  done
+  printf '\n'
+done
+echo
+"${report[@]}" end "$dt_dir"
+dt_status=0
+"${report[@]}" show "$dt_dir" || dt_status=$?
+
+cat <<EOF
+
+  Open MPI      apps/dt/dt.c built with Open MPI; mpirun -np $dt_ranks --oversubscribe --bind-to none
+  Pure          the same source ported by purecc (build/apps/dt/dt_pure); purerun -n $dt_ranks
+                (more ranks than cores: fibers)
+  Pure + tasks  apps/dt/dt_tasks.cpp: each graph node's work in PureTasks, whose chunks the
+                ranks waiting for their inputs run
+
+Every run's output: $dir. Next: tools/bench.sh tasks (the imbalance
+sweep), tools/bench.sh apps (DT and the MD proxy), tools/bench.sh p2p and
+coll (messaging against Open MPI).
+EOF
+[ "$dt_status" -eq 0 ] || die "FAILED: the DT versions computed different results (see above)"

@@ -104,10 +104,15 @@ void observe_recv(Rank& rank, int peer, int context, const PURE_Status& status);
 
 // ---- argument checks: each throws Error naming the bad value ----
 Comm& comm_arg(Call& c, PURE_Comm handle);
-// The members of a group handle, in group-rank order (world ranks).
-const std::vector<int>& group_arg(Call& c, PURE_Group handle);
+// An intracommunicator (PURE_ERR_COMM for an intercommunicator).
+Comm& intra_arg(Call& c, PURE_Comm handle);
+// The group behind a handle.
+const GroupRef& group_arg(Call& c, PURE_Group handle);
+// The info object behind a handle; with `null_ok`, nullptr for PURE_INFO_NULL.
+const Info* info_arg(Call& c, PURE_Info handle, bool null_ok);
 TypeRef type_arg(Call& c, PURE_Datatype handle);
 const Datatype& any_type_arg(Call& c, PURE_Datatype handle);  // committed or not
+OpRef op_arg(Call& c, PURE_Op op);
 void count_arg(int count);
 void buffer_arg(const void* buf, int count, const Datatype& type);
 // Rank index of a destination; -2 (PURE_PROC_NULL) passes through.

@@ -2,20 +2,6 @@
 
 namespace pure::api {
 
-OpRef op_arg(Call& c, PURE_Op op) {
-  if (op == PURE_OP_NULL) fail(PURE_ERR_OP, "PURE_OP_NULL is not a valid op");
-  OpRef ref;
-  if (const int index = predefined_op(op)) {
-    ref.predefined = index;
-    return ref;
-  }
-  auto& table = c.rank.handles().ops;
-  const UserOp* u = table.find(op);
-  if (!u) handle_error(PURE_ERR_OP, "op", table.state(op), op);
-  ref.user = *u;
-  return ref;
-}
-
 void root_arg(const Comm& comm, int root) {
   if (root < 0 || root >= comm.size())
     fail(PURE_ERR_ROOT, "invalid root %d (%s has %d ranks)", root, comm.name().c_str(),

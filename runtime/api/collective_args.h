@@ -15,7 +15,6 @@ namespace pure::api {
 
 inline bool in_place(const void* p) { return p == PURE_IN_PLACE; }
 
-OpRef op_arg(Call& c, PURE_Op op);
 void root_arg(const Comm& comm, int root);
 // A send or receive buffer that is not PURE_IN_PLACE.
 void data_arg(const void* buf, int count, const Datatype& type, const char* which);

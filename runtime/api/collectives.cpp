@@ -7,7 +7,8 @@
 
 #include "api/call.h"
 #include "api/collective_args.h"
-#include "api/route.h"
+#include "api/inter_collectives.h"
+#include "composite/route.h"
 #include "collectives/collectives.h"
 #include "collectives/pair.h"
 
@@ -27,9 +28,10 @@ int scan_call(const char* name, bool exclusive, const void* sendbuf, void* recvb
               PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
   return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) inter_api::no_scan(cm);
     ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
     Reduction check(r.op, *r.type.type, datatype, r.count);
-    route::scan(c.rank, cm, reduce_args_of(name, r, check), exclusive);
+    route::scan(c.rank.member(), cm, reduce_args_of(name, r, check), exclusive);
   });
 }
 
@@ -86,18 +88,20 @@ int pure_reduce_local(const void* inbuf, void* inoutbuf, int count, PURE_Datatyp
 int pure_barrier(PURE_Comm comm) {
   return collective("pure_barrier", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) return inter_api::barrier(c, cm);
     if (coll::pair_barrier(c.rank.member(), cm, "pure_barrier")) return;
-    route::barrier(c.rank, cm, "pure_barrier");
+    route::barrier(c.rank.member(), cm, "pure_barrier");
   });
 }
 
 int pure_bcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_Comm comm) {
   return collective("pure_bcast", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) return inter_api::bcast(c, cm, buffer, count, datatype, root);
     root_arg(cm, root);
     TypeRef t = type_arg(c, datatype);
     data_arg(buffer, count, *t.type, "buffer");
-    route::bcast(c.rank, cm, "pure_bcast", buffer, static_cast<std::size_t>(count), *t.type, root);
+    route::bcast(c.rank.member(), cm, "pure_bcast", buffer, static_cast<std::size_t>(count), *t.type, root);
   });
 }
 
@@ -105,9 +109,11 @@ int pure_reduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype dat
                 int root, PURE_Comm comm) {
   return collective("pure_reduce", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::reduce(c, cm, "pure_reduce", sendbuf, recvbuf, count, datatype, op, root);
     ReductionArgs r = reduce_args(c, cm, sendbuf, recvbuf, count, datatype, op, root);
     Reduction check(r.op, *r.type.type, datatype, r.count);
-    route::reduce(c.rank, cm, reduce_args_of("pure_reduce", r, check), root);
+    route::reduce(c.rank.member(), cm, reduce_args_of("pure_reduce", r, check), root);
   });
 }
 
@@ -115,13 +121,16 @@ int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype 
                    PURE_Op op, PURE_Comm comm) {
   return collective("pure_allreduce", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::reduce(c, cm, "pure_allreduce", sendbuf, recvbuf, count, datatype, op,
+                               -1);
     // Two rank threads, a predefined op and type, data that fits a line:
     // the exchange straight from the arguments, with no Reduction built.
     // Anything else, every error included, takes the general path.
     if (coll::pair_allreduce(c.rank.member(), cm, sendbuf, recvbuf, count, datatype, op)) return;
     ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
     Reduction check(r.op, *r.type.type, datatype, r.count);
-    route::reduce(c.rank, cm, reduce_args_of("pure_allreduce", r, check), -1);
+    route::reduce(c.rank.member(), cm, reduce_args_of("pure_allreduce", r, check), -1);
   });
 }
 
@@ -139,11 +148,14 @@ int pure_reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                               PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
   return collective("pure_reduce_scatter_block", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::reduce_scatter(c, cm, "pure_reduce_scatter_block", sendbuf, recvbuf,
+                                       recvcount, nullptr, datatype, op);
     std::vector<int> counts;
     ReductionArgs r = reduce_scatter_block_args(c, cm, sendbuf, recvbuf, recvcount, datatype, op,
                                                 &counts);
     Reduction check(r.op, *r.type.type, datatype, r.count);
-    route::reduce_scatter(c.rank, cm, reduce_args_of("pure_reduce_scatter_block", r, check),
+    route::reduce_scatter(c.rank.member(), cm, reduce_args_of("pure_reduce_scatter_block", r, check),
                           counts.data());
   });
 }
@@ -152,9 +164,14 @@ int pure_reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
                         PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
   return collective("pure_reduce_scatter", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) {
+      if (!recvcounts) fail(PURE_ERR_ARG, "null recvcounts");
+      return inter_api::reduce_scatter(c, cm, "pure_reduce_scatter", sendbuf, recvbuf, 0,
+                                       recvcounts, datatype, op);
+    }
     ReductionArgs r = reduce_scatter_args(c, cm, sendbuf, recvbuf, recvcounts, datatype, op);
     Reduction check(r.op, *r.type.type, datatype, r.count);
-    route::reduce_scatter(c.rank, cm, reduce_args_of("pure_reduce_scatter", r, check),
+    route::reduce_scatter(c.rank.member(), cm, reduce_args_of("pure_reduce_scatter", r, check),
                           recvcounts);
   });
 }
@@ -164,9 +181,15 @@ int pure_gatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
                  PURE_Comm comm) {
   return collective("pure_gatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) {
+      if (root == PURE_ROOT && (!recvcounts || !displs))
+        fail(PURE_ERR_ARG, "null receive counts or displacements");
+      return inter_api::gatherv(c, cm, "pure_gatherv", sendbuf, sendcount, sendtype, recvbuf, 0,
+                                recvcounts, displs, recvtype, root);
+    }
     MovementArgs a = gatherv_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, root);
-    route::gatherv(c.rank, cm, "pure_gatherv", a.send.buf, a.send.count, a.send.type.type,
+    route::gatherv(c.rank.member(), cm, "pure_gatherv", a.send.buf, a.send.count, a.send.type.type,
                    a.recv.out(), a.recv.counts, a.recv.displs, a.recv.type.type, root);
   });
 }
@@ -175,9 +198,12 @@ int pure_gather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void
                 int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
   return collective("pure_gather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::gatherv(c, cm, "pure_gather", sendbuf, sendcount, sendtype, recvbuf,
+                                recvcount, nullptr, nullptr, recvtype, root);
     MovementArgs a =
         gather_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-    route::gatherv(c.rank, cm, "pure_gather", a.send.buf, a.send.count, a.send.type.type,
+    route::gatherv(c.rank.member(), cm, "pure_gather", a.send.buf, a.send.count, a.send.type.type,
                    a.recv.out(), a.recv.counts, a.recv.displs, a.recv.type.type, root);
   });
 }
@@ -187,9 +213,15 @@ int pure_scatterv(const void* sendbuf, const int sendcounts[], const int displs[
                   int root, PURE_Comm comm) {
   return collective("pure_scatterv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) {
+      if (root == PURE_ROOT && (!sendcounts || !displs))
+        fail(PURE_ERR_ARG, "null send counts or displacements");
+      return inter_api::scatterv(c, cm, "pure_scatterv", sendbuf, 0, sendcounts, displs, sendtype,
+                                 recvbuf, recvcount, recvtype, root);
+    }
     MovementArgs a = scatterv_args(c, cm, sendbuf, sendcounts, displs, sendtype, recvbuf,
                                    recvcount, recvtype, root);
-    route::scatterv(c.rank, cm, "pure_scatterv", a.send.buf, a.send.counts, a.send.displs,
+    route::scatterv(c.rank.member(), cm, "pure_scatterv", a.send.buf, a.send.counts, a.send.displs,
                     a.send.type.type, a.recv.out(), a.recv.count, a.recv.type.type, root);
   });
 }
@@ -198,9 +230,12 @@ int pure_scatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
                  int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
   return collective("pure_scatter", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::scatterv(c, cm, "pure_scatter", sendbuf, sendcount, nullptr, nullptr,
+                                 sendtype, recvbuf, recvcount, recvtype, root);
     MovementArgs a =
         scatter_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-    route::scatterv(c.rank, cm, "pure_scatter", a.send.buf, a.send.counts, a.send.displs,
+    route::scatterv(c.rank.member(), cm, "pure_scatter", a.send.buf, a.send.counts, a.send.displs,
                     a.send.type.type, a.recv.out(), a.recv.count, a.recv.type.type, root);
   });
 }
@@ -210,9 +245,14 @@ int pure_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, 
                     PURE_Comm comm) {
   return collective("pure_allgatherv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) {
+      if (!recvcounts || !displs) fail(PURE_ERR_ARG, "null receive counts or displacements");
+      return inter_api::allgatherv(c, cm, "pure_allgatherv", sendbuf, sendcount, sendtype,
+                                   recvbuf, 0, recvcounts, displs, recvtype);
+    }
     MovementArgs a = allgatherv_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                      displs, recvtype);
-    route::allgatherv(c.rank, cm, "pure_allgatherv", a.send.buf, a.send.count, a.send.type.type,
+    route::allgatherv(c.rank.member(), cm, "pure_allgatherv", a.send.buf, a.send.count, a.send.type.type,
                       a.recv.out(), a.recv.counts, a.recv.displs, a.recv.type.type);
   });
 }
@@ -221,9 +261,12 @@ int pure_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, v
                    int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
   return collective("pure_allgather", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::allgatherv(c, cm, "pure_allgather", sendbuf, sendcount, sendtype,
+                                   recvbuf, recvcount, nullptr, nullptr, recvtype);
     MovementArgs a =
         allgather_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-    route::allgatherv(c.rank, cm, "pure_allgather", a.send.buf, a.send.count, a.send.type.type,
+    route::allgatherv(c.rank.member(), cm, "pure_allgather", a.send.buf, a.send.count, a.send.type.type,
                       a.recv.out(), a.recv.counts, a.recv.displs, a.recv.type.type);
   });
 }
@@ -233,9 +276,15 @@ int pure_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm) {
   return collective("pure_alltoallv", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) {
+      if (!sendcounts || !sdispls || !recvcounts || !rdispls)
+        fail(PURE_ERR_ARG, "null counts or displacements");
+      return inter_api::alltoallv(c, cm, "pure_alltoallv", sendbuf, 0, sendcounts, sdispls,
+                                  sendtype, recvbuf, 0, recvcounts, rdispls, recvtype);
+    }
     MovementArgs a = alltoallv_args(c, cm, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                     recvcounts, rdispls, recvtype);
-    route::alltoallv(c.rank, cm, "pure_alltoallv", a.send.buf, a.send.counts, a.send.displs,
+    route::alltoallv(c.rank.member(), cm, "pure_alltoallv", a.send.buf, a.send.counts, a.send.displs,
                      a.send.type.type, a.recv.out(), a.recv.counts, a.recv.displs,
                      a.recv.type.type);
   });
@@ -245,12 +294,15 @@ int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, vo
                   int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
   return collective("pure_alltoall", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::alltoallv(c, cm, "pure_alltoall", sendbuf, sendcount, nullptr, nullptr,
+                                  sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype);
     if (coll::pair_alltoall(c.rank.member(), cm, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                             recvtype))
       return;
     MovementArgs a =
         alltoall_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-    route::alltoallv(c.rank, cm, "pure_alltoall", a.send.buf, a.send.counts, a.send.displs,
+    route::alltoallv(c.rank.member(), cm, "pure_alltoall", a.send.buf, a.send.counts, a.send.displs,
                      a.send.type.type, a.recv.out(), a.recv.counts, a.recv.displs,
                      a.recv.type.type);
   });

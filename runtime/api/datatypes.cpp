@@ -2,6 +2,7 @@
 #include <climits>
 #include <memory>
 
+#include "api/attributes.h"
 #include "api/call.h"
 
 using namespace pure;
@@ -118,8 +119,12 @@ int pure_type_create_resized(PURE_Datatype oldtype, PURE_Aint lb, PURE_Aint exte
 }
 
 int pure_type_dup(PURE_Datatype oldtype, PURE_Datatype* newtype) {
-  return construct("pure_type_dup", newtype,
-                   [&](Call& c) { return Datatype::dup(any_type_arg(c, oldtype)); });
+  return call("pure_type_dup", [&](Call& c) {
+    out_arg(newtype);
+    *newtype = c.rank.handles().types.add(
+        std::shared_ptr<Datatype>(Datatype::dup(any_type_arg(c, oldtype))));
+    copy_type_attributes(c, oldtype, newtype);
+  });
 }
 
 int pure_type_commit(PURE_Datatype* datatype) {
@@ -135,6 +140,7 @@ int pure_type_free(PURE_Datatype* datatype) {
     if (!datatype) fail(PURE_ERR_ARG, "null datatype pointer");
     const Datatype& t = any_type_arg(c, *datatype);
     if (t.predefined()) fail(PURE_ERR_TYPE, "cannot free the predefined datatype %s", t.name());
+    delete_type_attributes(c, *datatype);
     c.rank.handles().types.remove(*datatype);
     *datatype = PURE_DATATYPE_NULL;
   });

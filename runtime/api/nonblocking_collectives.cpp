@@ -15,6 +15,19 @@ using namespace pure::api;
 
 namespace {
 
+// The communicator of a nonblocking collective: an intracommunicator. On
+// an intercommunicator the schedules (nonblocking/) would need both groups'
+// layout; until they have it, the call says so instead of misrouting.
+Comm& schedule_comm_arg(Call& c, PURE_Comm handle) {
+  Comm& comm = comm_arg(c, handle);
+  if (comm.inter())
+    fail(PURE_ERR_COMM,
+         "%s is an intercommunicator: Pure runs %s on intracommunicators only (of the "
+         "collectives, only the blocking forms other than alltoallw take intercommunicators)",
+         comm.name().c_str(), c.name);
+  return comm;
+}
+
 void request_arg(PURE_Request* request) {
   if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
 }
@@ -97,7 +110,7 @@ extern "C" {
 
 int pure_ibarrier(PURE_Comm comm, PURE_Request* request) {
   return collective("pure_ibarrier", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     auto s = schedule(c, cm, "pure_ibarrier");
     nbc::barrier(*s);
@@ -108,7 +121,7 @@ int pure_ibarrier(PURE_Comm comm, PURE_Request* request) {
 int pure_ibcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_Comm comm,
                 PURE_Request* request) {
   return collective("pure_ibcast", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     root_arg(cm, root);
     TypeRef t = type_arg(c, datatype);
@@ -122,7 +135,7 @@ int pure_ibcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_
 int pure_ireduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                  PURE_Op op, int root, PURE_Comm comm, PURE_Request* request) {
   return collective("pure_ireduce", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     ReductionArgs r = reduce_args(c, cm, sendbuf, recvbuf, count, datatype, op, root);
     reduction(c, cm, "pure_ireduce", r, request,
@@ -133,7 +146,7 @@ int pure_ireduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype da
 int pure_iallreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                     PURE_Op op, PURE_Comm comm, PURE_Request* request) {
   return collective("pure_iallreduce", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
     reduction(c, cm, "pure_iallreduce", r, request,
@@ -144,7 +157,7 @@ int pure_iallreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype
 int pure_iscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype, PURE_Op op,
                PURE_Comm comm, PURE_Request* request) {
   return collective("pure_iscan", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
     reduction(c, cm, "pure_iscan", r, request,
@@ -155,7 +168,7 @@ int pure_iscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype data
 int pure_iexscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                  PURE_Op op, PURE_Comm comm, PURE_Request* request) {
   return collective("pure_iexscan", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
     reduction(c, cm, "pure_iexscan", r, request,
@@ -167,7 +180,7 @@ int pure_ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount
                                PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
                                PURE_Request* request) {
   return collective("pure_ireduce_scatter_block", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     std::vector<int> counts;
     ReductionArgs r = reduce_scatter_block_args(c, cm, sendbuf, recvbuf, recvcount, datatype, op,
@@ -183,7 +196,7 @@ int pure_ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcount
                          PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
                          PURE_Request* request) {
   return collective("pure_ireduce_scatter", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     ReductionArgs r = reduce_scatter_args(c, cm, sendbuf, recvbuf, recvcounts, datatype, op);
     std::vector<int> counts(recvcounts, recvcounts + cm.size());
@@ -198,7 +211,7 @@ int pure_igatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, vo
                   const int recvcounts[], const int displs[], PURE_Datatype recvtype, int root,
                   PURE_Comm comm, PURE_Request* request) {
   return collective("pure_igatherv", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     MovementArgs a = gatherv_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, root);
@@ -212,7 +225,7 @@ int pure_igather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, voi
                  int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm,
                  PURE_Request* request) {
   return collective("pure_igather", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     MovementArgs a =
         gather_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
@@ -226,7 +239,7 @@ int pure_iscatterv(const void* sendbuf, const int sendcounts[], const int displs
                    PURE_Datatype sendtype, void* recvbuf, int recvcount, PURE_Datatype recvtype,
                    int root, PURE_Comm comm, PURE_Request* request) {
   return collective("pure_iscatterv", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     MovementArgs a = scatterv_args(c, cm, sendbuf, sendcounts, displs, sendtype, recvbuf,
                                    recvcount, recvtype, root);
@@ -240,7 +253,7 @@ int pure_iscatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, vo
                   int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm,
                   PURE_Request* request) {
   return collective("pure_iscatter", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     MovementArgs a =
         scatter_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
@@ -254,7 +267,7 @@ int pure_iallgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
                      const int recvcounts[], const int displs[], PURE_Datatype recvtype,
                      PURE_Comm comm, PURE_Request* request) {
   return collective("pure_iallgatherv", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     MovementArgs a = allgatherv_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                      displs, recvtype);
@@ -268,7 +281,7 @@ int pure_iallgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, 
                     int recvcount, PURE_Datatype recvtype, PURE_Comm comm,
                     PURE_Request* request) {
   return collective("pure_iallgather", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     MovementArgs a =
         allgather_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
@@ -283,7 +296,7 @@ int pure_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm,
                     PURE_Request* request) {
   return collective("pure_ialltoallv", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     MovementArgs a = alltoallv_args(c, cm, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                     recvcounts, rdispls, recvtype);
@@ -296,7 +309,7 @@ int pure_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdisp
 int pure_ialltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                    int recvcount, PURE_Datatype recvtype, PURE_Comm comm, PURE_Request* request) {
   return collective("pure_ialltoall", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     MovementArgs a =
         alltoall_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
@@ -311,7 +324,7 @@ int pure_ialltoallw(const void* sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const PURE_Datatype recvtypes[], PURE_Comm comm,
                     PURE_Request* request) {
   return collective("pure_ialltoallw", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     request_arg(request);
     start(c, cm,
           alltoallw(c, cm, "pure_ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
@@ -324,7 +337,7 @@ int pure_alltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
                    const PURE_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                    const int rdispls[], const PURE_Datatype recvtypes[], PURE_Comm comm) {
   return collective("pure_alltoallw", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
+    Comm& cm = schedule_comm_arg(c, comm);
     Endpoint& p2p = c.rank.p2p();
     Request* r = nbc::start(p2p, cm,
                             alltoallw(c, cm, "pure_alltoallw", sendbuf, sendcounts, sdispls,

@@ -237,7 +237,7 @@ int pure_win_fence(int assert, PURE_Win win) {
 namespace {
 // The window ranks of a group's members, each of which must be one.
 std::vector<int> window_ranks(Call& c, const onesided::Window& w, PURE_Group group) {
-  const std::vector<int>& members = group_arg(c, group);
+  const std::vector<int>& members = group_arg(c, group)->members();
   std::vector<int> ranks;
   ranks.reserve(members.size());
   for (std::size_t i = 0; i < members.size(); ++i) {

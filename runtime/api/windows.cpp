@@ -28,11 +28,11 @@ onesided::Window& win_arg(Call& c, PURE_Win handle) {
 
 namespace {
 
-void info_arg(PURE_Info info) {
+void null_info_arg(PURE_Info info) {
   if (info != PURE_INFO_NULL)
     fail(PURE_ERR_ARG,
-         "invalid info 0x%x: Pure has no info objects, pass PURE_INFO_NULL (every info key "
-         "keeps its default)",
+         "invalid info 0x%x: windows take no info objects yet, pass PURE_INFO_NULL (every "
+         "info key keeps its default)",
          static_cast<unsigned>(info));
 }
 
@@ -57,7 +57,7 @@ int create(const char* name, onesided::Flavor flavor, void* base, PURE_Aint size
            PURE_Info info, PURE_Comm comm, void* baseptr, PURE_Win* win) {
   return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    info_arg(info);
+    null_info_arg(info);
     if (!win) fail(PURE_ERR_ARG, "null window pointer");
     if (size < 0) fail(PURE_ERR_SIZE, "invalid window size %td", static_cast<std::ptrdiff_t>(size));
     if (disp_unit <= 0)

@@ -69,6 +69,8 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
     // Every process creates the world's MPI communicators, in the same order.
     world_net_ = CommNet::layout(world_group_->members(), map_, proc_);
     world_net_->create_world();
+    service_net_ = CommNet::layout(world_group_->members(), map_, proc_);
+    service_net_->create_world();
   }
   if (fibers_on_) fibers_ = std::make_unique<Fibers>(size_, Topology::get().cores());
   ranks_.reserve(static_cast<size_t>(size_));
@@ -147,6 +149,7 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
   std::vector<char*> argv_copy;
   for (auto& a : args) argv_copy.push_back(a.data());
   argv_copy.push_back(nullptr);
+  self.set_environment(argc, argv_copy.data());
 
   int code = 0;
   try {

@@ -57,6 +57,8 @@ class Process {
   int world_rank(int index) const { return peers_.world_of(index); }
   Cluster* cluster() const { return cluster_; }
   const std::shared_ptr<CommNet>& world_net() const { return world_net_; }
+  // The MPI side of the runtime's own world communicator (Rank::context).
+  const std::shared_ptr<CommNet>& service_net() const { return service_net_; }
   // Largest user tag: INT_MAX in one process; less across processes, where
   // MPI tags also carry the sender's slot.
   const int& tag_ub() const { return tag_ub_; }
@@ -104,6 +106,7 @@ class Process {
   const int proc_;
   Cluster* const cluster_;
   std::shared_ptr<CommNet> world_net_;
+  std::shared_ptr<CommNet> service_net_;
   const int tag_ub_;
   const int size_;  // fixed before any Rank is built: ranks size their tables by it
   const bool oversubscribed_;

@@ -136,6 +136,7 @@ Cluster& Cluster::start(const Config& config) {
   int flag = 0;
   mpi_check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &attr, &flag), "MPI_Comm_get_attr");
   const long long tag_ub = flag ? *static_cast<int*>(attr) : 32767;
+  cluster->mpi_tag_ub_ = static_cast<int>(tag_ub);
   const int tag_bits = bits_below(tag_ub);
   const int slot_bits = bits_for(cluster->map_.max_per_proc());
   cluster->user_tag_bits_ = tag_bits - slot_bits - 1;

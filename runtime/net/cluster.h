@@ -46,6 +46,8 @@ class Cluster {
   int slot_shift() const { return user_tag_bits_ + 1; }
   int schedule_tag_bit() const { return 1 << user_tag_bits_; }
   int user_tag_ub() const { return user_tag_ub_; }
+  // MPI's own MPI_TAG_UB, for tags the runtime chooses itself.
+  int mpi_tag_ub() const { return mpi_tag_ub_; }
 
   // Lets MPI make progress on whatever it holds for this process (a
   // passive-target operation from another process may need it): one cheap
@@ -79,6 +81,7 @@ class Cluster {
   int node_offset_ = 0;
   int user_tag_bits_ = 0;
   int user_tag_ub_ = 0;
+  int mpi_tag_ub_ = 0;
   std::int64_t clock_offset_ns_ = 0;
   std::unique_ptr<StallVote> stall_vote_;
   bool finalized_ = false;

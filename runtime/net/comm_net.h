@@ -53,6 +53,11 @@ struct CommNet final : Comm::Part {
   // duplicates become the point-to-point communicators.
   void create_world();
   void adopt(MPI_Comm coll_comm);
+  // For a communicator created by its members alone (composite/
+  // create_among.h): the leaders of the processes in `procs` only make the
+  // collective communicator, by MPI_Comm_create_group on `service`'s (the
+  // runtime's own world communicator's) with `tag`, then adopt it.
+  void create_among(const CommNet& service, int tag);
 
   CommNet() = default;
   CommNet(const CommNet&) = delete;

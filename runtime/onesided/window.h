@@ -50,6 +50,7 @@ class Window {
   const GroupRef& group() const { return group_; }
   Flavor flavor() const { return flavor_; }
   bool spans_processes() const { return remote_ != nullptr; }
+  int handle() const { return handle_; }
   void set_handle(int handle) { handle_ = handle; }
   const std::string& name() const { return name_; }
   void set_name(std::string name) { name_ = std::move(name); }

@@ -1,6 +1,7 @@
-// What the modes of multiproc_check share: the rank's place in the world
-// and the checks, which name the rank, the file and line, the condition
-// and the values, and end the job with exit code 1.
+// What the multi-process checks share: the rank's place in the world and a
+// CHECK that names the rank, the file and line, the condition and the
+// values, and ends the job with exit code 1 (a failed check in one process
+// must end every process).
 #pragma once
 
 #include <pure/pure.h>
