@@ -4,7 +4,9 @@
 // an error of MPI's class, returned under PURE_ERRORS_RETURN (the job goes
 // on and the window still works afterwards) and, under the default
 // handler, fatal with a message that names the rank, the call, the window
-// and the displacement. Never a hang.
+// and the displacement. Never a hang. The program's own window error
+// handlers (pure_win_create_errhandler) are called with the window and the
+// code, and are one kind with communicators' handlers.
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -227,7 +229,7 @@ TEST(RmaErrors, FreedHandleAndDynamicMisuse) {
     EXPECT_PURE_OK(pure_win_free(&win));
     EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_RETURN));
     EXPECT_EQ(pure_win_fence(0, kept), PURE_ERR_WIN);
-    EXPECT_EQ(pure_win_create(&x, sizeof x, 1, PURE_HANDLE_KIND_WIN | 5, W, &win), PURE_ERR_ARG);
+    EXPECT_EQ(pure_win_create(&x, sizeof x, 1, PURE_HANDLE_KIND_WIN | 5, W, &win), PURE_ERR_INFO);
     EXPECT_EQ(pure_win_create(&x, -1, 1, PURE_INFO_NULL, W, &win), PURE_ERR_SIZE);
     EXPECT_EQ(pure_win_create(&x, sizeof x, 0, PURE_INFO_NULL, W, &win), PURE_ERR_DISP);
 
@@ -321,6 +323,131 @@ TEST(RmaErrors, FatalMessagesNameRankWindowAndDisplacement) {
   EXPECT_NE(freed.err.find("pure_win_free while this rank holds a passive-target epoch"),
             std::string::npos)
       << freed.err;
+}
+
+// What a window error handler saw, per rank thread.
+thread_local int handler_calls = 0;
+thread_local PURE_Win handler_win = PURE_WIN_NULL;
+thread_local int handler_code = PURE_SUCCESS;
+
+void on_window_error(PURE_Win* win, int* code, ...) {
+  ++handler_calls;
+  handler_win = *win;
+  handler_code = *code;
+}
+
+void on_comm_error(PURE_Comm*, int*, ...) {}
+
+// A window's user error handler gets every error of a call on the window
+// (the call then returns the code); it lives while the window uses it,
+// after the program freed its handles; pure_win_call_errhandler raises a
+// code through it; a communicator's handler cannot be set on a window, nor
+// the other way round.
+TEST(RmaErrors, UserErrorHandlerOfAWindow) {
+  expect_clean_run(3, [](int rank, int) {
+    handler_calls = 0;
+    int x = 0;
+    PURE_Win win;
+    ASSERT_EQ(pure_win_create(&x, sizeof x, 1, PURE_INFO_NULL, W, &win), PURE_SUCCESS);
+    PURE_Errhandler mine, comm_handler;
+    EXPECT_PURE_OK(pure_win_create_errhandler(on_window_error, &mine));
+    EXPECT_PURE_OK(pure_comm_create_errhandler(on_comm_error, &comm_handler));
+    EXPECT_PURE_OK(pure_win_set_errhandler(win, mine));
+    PURE_Errhandler got = PURE_ERRHANDLER_NULL;
+    EXPECT_PURE_OK(pure_win_get_errhandler(win, &got));
+    EXPECT_EQ(got, mine);
+    EXPECT_PURE_OK(pure_errhandler_free(&got));
+    EXPECT_PURE_OK(pure_errhandler_free(&mine));  // the window still uses it
+
+    EXPECT_EQ(pure_put(&x, 1, PURE_INT, (rank + 1) % 3, 0, 1, PURE_INT, win), PURE_ERR_RMA_SYNC);
+    EXPECT_EQ(handler_calls, 1);
+    EXPECT_EQ(handler_win, win);
+    EXPECT_EQ(handler_code, PURE_ERR_RMA_SYNC);
+    EXPECT_EQ(pure_win_lock(99, 0, 0, win), PURE_ERR_LOCKTYPE);
+    EXPECT_EQ(handler_code, PURE_ERR_LOCKTYPE);
+    EXPECT_EQ(pure_win_set_errhandler(win, comm_handler), PURE_ERR_ARG);
+    EXPECT_EQ(handler_calls, 3);
+    EXPECT_EQ(pure_win_call_errhandler(win, PURE_ERR_OTHER), PURE_ERR_OTHER);
+    EXPECT_EQ(handler_calls, 4);
+    EXPECT_EQ(handler_code, PURE_ERR_OTHER);
+
+    // The window's handler, not the communicator's, decides a window call.
+    EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_RETURN));
+    EXPECT_EQ(pure_win_get_errhandler(win, nullptr), PURE_ERR_ARG);
+    EXPECT_EQ(handler_calls, 5);
+    PURE_Errhandler win_handler;
+    EXPECT_PURE_OK(pure_win_get_errhandler(win, &win_handler));
+    EXPECT_EQ(pure_comm_set_errhandler(W, win_handler), PURE_ERR_ARG);
+    EXPECT_EQ(handler_calls, 5);  // a communicator call: W's handler
+    EXPECT_PURE_OK(pure_errhandler_free(&win_handler));
+    EXPECT_PURE_OK(pure_errhandler_free(&comm_handler));
+
+    EXPECT_PURE_OK(pure_win_set_errhandler(win, PURE_ERRORS_RETURN));
+    EXPECT_EQ(pure_win_call_errhandler(win, PURE_ERR_RMA_CONFLICT), PURE_ERR_RMA_CONFLICT);
+    EXPECT_EQ(handler_calls, 5);
+    EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_ARE_FATAL));
+    EXPECT_PURE_OK(pure_win_free(&win));
+  });
+}
+
+// Under the default handler the same misuses end the job with messages
+// that name the bad handler, keyval or code.
+TEST(RmaErrors, FatalMessagesOfHandlersAndAttributes) {
+  const JobResult kind = run_ranks_capturing(2, [](int rank, int) {
+    int x = 0;
+    PURE_Win win;
+    if (pure_win_create(&x, sizeof x, 1, PURE_INFO_NULL, W, &win) != PURE_SUCCESS) return;
+    PURE_Errhandler h;
+    pure_comm_create_errhandler(on_comm_error, &h);
+    if (rank == 1) pure_win_set_errhandler(win, h);
+    pure_win_free(&win);
+  });
+  EXPECT_EQ(kind.code, PURE_ERR_ARG);
+  EXPECT_NE(kind.err.find("rank 1: pure_win_set_errhandler: error handler 0x"), std::string::npos)
+      << kind.err;
+  EXPECT_NE(kind.err.find("was made by pure_comm_create_errhandler; a window needs one made by "
+                          "pure_win_create_errhandler [PURE_ERR_ARG]"),
+            std::string::npos)
+      << kind.err;
+
+  const JobResult predefined = run_ranks_capturing(2, [](int rank, int) {
+    int x = 0;
+    PURE_Win win;
+    if (pure_win_create(&x, sizeof x, 1, PURE_INFO_NULL, W, &win) != PURE_SUCCESS) return;
+    if (rank == 0) pure_win_set_attr(win, PURE_WIN_SIZE, &x);
+    pure_win_free(&win);
+  });
+  EXPECT_EQ(predefined.code, PURE_ERR_KEYVAL);
+  EXPECT_NE(predefined.err.find("rank 0: pure_win_set_attr: PURE_WIN_SIZE is a predefined "
+                                "attribute: it cannot be set or deleted [PURE_ERR_KEYVAL]"),
+            std::string::npos)
+      << predefined.err;
+
+  const JobResult raised = run_ranks_capturing(2, [](int rank, int) {
+    int x = 0;
+    PURE_Win win;
+    if (pure_win_create(&x, sizeof x, 1, PURE_INFO_NULL, W, &win) != PURE_SUCCESS) return;
+    pure_win_set_name(win, "grid");
+    if (rank == 1) pure_win_call_errhandler(win, PURE_ERR_RMA_CONFLICT);
+    pure_win_free(&win);
+  });
+  EXPECT_EQ(raised.code, PURE_ERR_RMA_CONFLICT);
+  EXPECT_NE(raised.err.find("rank 1: pure_win_call_errhandler: error code 46 raised on window "
+                            "'grid', whose error handler is PURE_ERRORS_ARE_FATAL"),
+            std::string::npos)
+      << raised.err;
+
+  const JobResult info = run_ranks_capturing(2, [](int rank, int) {
+    int x = 0;
+    PURE_Win win;
+    if (pure_win_create(&x, sizeof x, 1, PURE_INFO_NULL, W, &win) != PURE_SUCCESS) return;
+    if (rank == 0) pure_win_set_info(win, PURE_INFO_NULL);
+    pure_win_free(&win);
+  });
+  EXPECT_EQ(info.code, PURE_ERR_INFO);
+  EXPECT_NE(info.err.find("rank 0: pure_win_set_info: PURE_INFO_NULL is not a valid info object"),
+            std::string::npos)
+      << info.err;
 }
 
 }  // namespace

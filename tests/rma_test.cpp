@@ -1,12 +1,14 @@
 // One-sided communication within a process: window creation of every
 // flavour and its attributes, put and get under fence and passive target
 // with basic and derived datatypes on both sides, request-based calls,
-// dynamic windows, shared windows and their queries. Every job runs at
+// dynamic windows, shared windows and their queries, the program's cached
+// attributes (keyvals) and the info hints of a window. Every job runs at
 // 2, 4, 8 and 16 ranks on the 2 cores (as fibers, and as threads with
 // PURE_FIBERS=off) and checks every byte it moved.
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "harness.h"
@@ -57,8 +59,9 @@ TEST_P(Rma, AttributesOfEveryFlavor) {
     EXPECT_EQ(*bytes, 0);
     EXPECT_PURE_OK(pure_win_get_attr(shared, PURE_WIN_CREATE_FLAVOR, &flavor, &flag));
     EXPECT_EQ(*flavor, PURE_WIN_FLAVOR_SHARED);
-    EXPECT_PURE_OK(pure_win_get_attr(created, 12345, &base, &flag));
-    EXPECT_FALSE(flag);
+    // A keyval that names nothing is an error, as on a communicator.
+    EXPECT_PURE_OK(pure_win_set_errhandler(created, PURE_ERRORS_RETURN));
+    EXPECT_EQ(pure_win_get_attr(created, 12345, &base, &flag), PURE_ERR_KEYVAL);
 
     // The window's group is the communicator's.
     PURE_Group group, world;
@@ -291,6 +294,157 @@ TEST_P(Rma, WindowsOnSplitCommunicators) {
     EXPECT_EQ(slot, expect);
     EXPECT_PURE_OK(pure_win_free(&win));
     pure_comm_free(&half);
+  });
+}
+
+// Counts, per rank, what a window keyval's delete callback saw.
+struct Deletions {
+  int calls = 0;
+  long last = 0;     // the value it deleted last
+  int fail_once = 0;  // the next call fails with this code (then 0)
+};
+
+int count_deletion(PURE_Win, int, void* value, void* extra) {
+  Deletions& d = *static_cast<Deletions*>(extra);
+  ++d.calls;
+  d.last = *static_cast<long*>(value);
+  const int fail = d.fail_once;
+  d.fail_once = 0;
+  return fail;
+}
+
+// Attribute caching on windows is communicators' machinery: set, get,
+// replace and delete run the delete callback; the window's free runs it for
+// what is left; a freed keyval lives while an attribute holds it; keyvals of
+// another kind and the predefined attributes cannot be set; a failing delete
+// callback fails the free, which leaves the window usable.
+TEST_P(Rma, KeyvalAttributesOnWindows) {
+  expect_clean_run(GetParam(), [](int rank, int size) {
+    Deletions deletions;
+    int key = PURE_KEYVAL_INVALID, other = PURE_KEYVAL_INVALID, comm_key = PURE_KEYVAL_INVALID;
+    EXPECT_PURE_OK(pure_win_create_keyval(PURE_WIN_NULL_COPY_FN, count_deletion, &key, &deletions));
+    EXPECT_PURE_OK(pure_win_create_keyval(PURE_WIN_DUP_FN, PURE_WIN_NULL_DELETE_FN, &other, nullptr));
+    EXPECT_PURE_OK(pure_comm_create_keyval(PURE_COMM_NULL_COPY_FN, PURE_COMM_NULL_DELETE_FN,
+                                           &comm_key, nullptr));
+    long cell = 0;
+    PURE_Win win;
+    EXPECT_PURE_OK(pure_win_create(&cell, sizeof cell, sizeof cell, PURE_INFO_NULL, W, &win));
+
+    long first = 100 + rank, second = 200 + rank;
+    void* got = nullptr;
+    int flag = 1;
+    EXPECT_PURE_OK(pure_win_get_attr(win, key, &got, &flag));
+    EXPECT_FALSE(flag);
+    EXPECT_PURE_OK(pure_win_set_attr(win, key, &first));
+    EXPECT_PURE_OK(pure_win_set_attr(win, other, &second));
+    EXPECT_PURE_OK(pure_win_get_attr(win, key, &got, &flag));
+    EXPECT_TRUE(flag);
+    EXPECT_EQ(got, &first);
+    EXPECT_EQ(deletions.calls, 0);
+    EXPECT_PURE_OK(pure_win_set_attr(win, key, &second));  // replaces: deletes `first`
+    EXPECT_EQ(deletions.calls, 1);
+    EXPECT_EQ(deletions.last, 100 + rank);
+    EXPECT_PURE_OK(pure_win_delete_attr(win, key));
+    EXPECT_EQ(deletions.calls, 2);
+    EXPECT_EQ(deletions.last, 200 + rank);
+    EXPECT_PURE_OK(pure_win_get_attr(win, key, &got, &flag));
+    EXPECT_FALSE(flag);
+
+    // Misuse, returned under PURE_ERRORS_RETURN on the window.
+    EXPECT_PURE_OK(pure_win_set_errhandler(win, PURE_ERRORS_RETURN));
+    EXPECT_EQ(pure_win_set_attr(win, comm_key, &first), PURE_ERR_KEYVAL);
+    EXPECT_EQ(pure_win_set_attr(win, PURE_WIN_SIZE, &first), PURE_ERR_KEYVAL);
+    EXPECT_EQ(pure_win_delete_attr(win, PURE_WIN_BASE), PURE_ERR_KEYVAL);
+    EXPECT_EQ(pure_win_set_attr(win, PURE_KEYVAL_INVALID, &first), PURE_ERR_KEYVAL);
+    EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_RETURN));
+    EXPECT_EQ(pure_comm_set_attr(W, key, &first), PURE_ERR_KEYVAL);
+    EXPECT_EQ(pure_win_free_keyval(&comm_key), PURE_ERR_KEYVAL);
+    EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_ARE_FATAL));
+
+    // The keyval freed while an attribute holds it: the attribute is still
+    // read, and the free's delete callback still gets it.
+    EXPECT_PURE_OK(pure_win_set_attr(win, key, &first));
+    int freed = key;
+    EXPECT_PURE_OK(pure_win_free_keyval(&freed));
+    EXPECT_EQ(freed, PURE_KEYVAL_INVALID);
+    EXPECT_PURE_OK(pure_win_get_attr(win, key, &got, &flag));
+    EXPECT_TRUE(flag);
+    EXPECT_EQ(got, &first);
+    EXPECT_EQ(pure_win_set_attr(win, key, &second), PURE_ERR_KEYVAL);
+
+    // A failing delete callback fails the free; the window still works.
+    deletions.fail_once = PURE_ERR_OTHER;
+    EXPECT_EQ(pure_win_free(&win), PURE_ERR_OTHER);
+    EXPECT_NE(win, PURE_WIN_NULL);
+    EXPECT_EQ(deletions.calls, 3);
+    EXPECT_PURE_OK(pure_win_fence(0, win));
+    const long mark = rank;
+    EXPECT_PURE_OK(pure_put(&mark, 1, PURE_LONG, (rank + 1) % size, 0, 1, PURE_LONG, win));
+    EXPECT_PURE_OK(pure_win_fence(0, win));
+    EXPECT_EQ(cell, (rank + size - 1) % size);
+    EXPECT_PURE_OK(pure_win_free(&win));
+    EXPECT_EQ(deletions.calls, 4);
+    EXPECT_EQ(deletions.last, 100 + rank);
+    EXPECT_PURE_OK(pure_win_free_keyval(&other));
+    EXPECT_PURE_OK(pure_comm_free_keyval(&comm_key));
+  });
+}
+
+std::string info_value(PURE_Info info, const char* key) {
+  char value[PURE_MAX_INFO_VAL + 1];
+  int flag = 0;
+  EXPECT_PURE_OK(pure_info_get(info, key, PURE_MAX_INFO_VAL, value, &flag));
+  return flag ? std::string(value) : std::string("(unset)");
+}
+
+// A window keeps the hints MPI defines for windows, each with its default
+// until a valid value is given at creation or by pure_win_set_info; other
+// keys and invalid values are ignored. The window works the same under any.
+TEST_P(Rma, InfoHintsOfAWindow) {
+  expect_clean_run(GetParam(), [](int rank, int size) {
+    PURE_Info hints;
+    EXPECT_PURE_OK(pure_info_create(&hints));
+    EXPECT_PURE_OK(pure_info_set(hints, "accumulate_ordering", "raw,war"));
+    EXPECT_PURE_OK(pure_info_set(hints, "no_locks", "true"));
+    EXPECT_PURE_OK(pure_info_set(hints, "accumulate_ops", "bogus"));
+    EXPECT_PURE_OK(pure_info_set(hints, "not_a_window_key", "1"));
+    int* cells = nullptr;
+    PURE_Win win;
+    EXPECT_PURE_OK(pure_win_allocate(sizeof(int), sizeof(int), hints, W, &cells, &win));
+    EXPECT_PURE_OK(pure_info_free(&hints));
+
+    PURE_Info used;
+    EXPECT_PURE_OK(pure_win_get_info(win, &used));
+    EXPECT_EQ(info_value(used, "accumulate_ordering"), "raw,war");
+    EXPECT_EQ(info_value(used, "no_locks"), "true");
+    EXPECT_EQ(info_value(used, "accumulate_ops"), "same_op_no_op");
+    EXPECT_EQ(info_value(used, "same_size"), "false");
+    EXPECT_EQ(info_value(used, "not_a_window_key"), "(unset)");
+    EXPECT_PURE_OK(pure_info_free(&used));
+
+    EXPECT_PURE_OK(pure_info_create(&hints));
+    EXPECT_PURE_OK(pure_info_set(hints, "accumulate_ops", "same_op"));
+    EXPECT_PURE_OK(pure_info_set(hints, "accumulate_ordering", "rar,bad"));
+    EXPECT_PURE_OK(pure_win_set_info(win, hints));
+    EXPECT_PURE_OK(pure_info_free(&hints));
+    EXPECT_PURE_OK(pure_win_get_info(win, &used));
+    EXPECT_EQ(info_value(used, "accumulate_ops"), "same_op");
+    EXPECT_EQ(info_value(used, "accumulate_ordering"), "raw,war");
+    EXPECT_PURE_OK(pure_info_free(&used));
+
+    EXPECT_PURE_OK(pure_win_set_errhandler(win, PURE_ERRORS_RETURN));
+    EXPECT_EQ(pure_win_set_info(win, PURE_INFO_NULL), PURE_ERR_INFO);
+    EXPECT_EQ(pure_win_get_info(win, nullptr), PURE_ERR_ARG);
+
+    *cells = 0;
+    EXPECT_PURE_OK(pure_win_fence(0, win));
+    const int one = 1;
+    EXPECT_PURE_OK(pure_accumulate(&one, 1, PURE_INT, 0, 0, 1, PURE_INT, PURE_SUM, win));
+    EXPECT_PURE_OK(pure_win_fence(0, win));
+    if (rank == 0) {
+      EXPECT_EQ(*cells, size);
+    }
+    EXPECT_PURE_OK(pure_win_free(&win));
   });
 }
 

@@ -725,9 +725,10 @@ int pure_task_get_stats(int rank, PURE_Task_stats* stats);
  * atomic instructions on it: no message, no help from the target. Across
  * processes a window is an MPI window of the MPI underneath.
  *
- * Windows take PURE_INFO_NULL only as their info (the defaults of every
- * info key: accumulate_ordering rar,raw,war,waw, accumulate_ops
- * same_op_no_op, no_locks false, ...). */
+ * Info keys a window keeps (pure_win_get_info shows them, with their
+ * defaults): no_locks, accumulate_ordering, accumulate_ops, same_size,
+ * same_disp_unit, alloc_shared_noncontig. They are hints: every window
+ * behaves as with the defaults, which is correct under any of them. */
 typedef int PURE_Win;
 #define PURE_HANDLE_KIND_WIN 0x0D000000
 #define PURE_WIN_NULL ((PURE_Win)0)
@@ -793,8 +794,41 @@ int pure_win_get_attr(PURE_Win win, int win_keyval, void* attribute_val, int* fl
 int pure_win_get_group(PURE_Win win, PURE_Group* group);
 int pure_win_set_name(PURE_Win win, const char* win_name);
 int pure_win_get_name(PURE_Win win, char* win_name, int* resultlen);
+int pure_win_set_info(PURE_Win win, PURE_Info info);
+int pure_win_get_info(PURE_Win win, PURE_Info* info_used);
+
+/* Error handlers of windows: set on a window, a handler made by
+ * pure_win_create_errhandler (or a predefined one) applies to every error
+ * of a call on that window. */
+typedef void PURE_Win_errhandler_function(PURE_Win* win, int* error_code, ...);
+int pure_win_create_errhandler(PURE_Win_errhandler_function* win_errhandler_fn,
+                               PURE_Errhandler* errhandler);
 int pure_win_set_errhandler(PURE_Win win, PURE_Errhandler errhandler);
 int pure_win_get_errhandler(PURE_Win win, PURE_Errhandler* errhandler);
+int pure_win_call_errhandler(PURE_Win win, int errorcode);
+
+/* Attribute caching on windows: as on communicators. The delete callbacks
+ * run when the window is freed, before its memory goes. */
+typedef int PURE_Win_copy_attr_function(PURE_Win oldwin, int win_keyval, void* extra_state,
+                                        void* attribute_val_in, void* attribute_val_out,
+                                        int* flag);
+typedef int PURE_Win_delete_attr_function(PURE_Win win, int win_keyval, void* attribute_val,
+                                          void* extra_state);
+int pure_win_null_copy_fn(PURE_Win oldwin, int win_keyval, void* extra_state,
+                          void* attribute_val_in, void* attribute_val_out, int* flag);
+int pure_win_dup_fn(PURE_Win oldwin, int win_keyval, void* extra_state, void* attribute_val_in,
+                    void* attribute_val_out, int* flag);
+int pure_win_null_delete_fn(PURE_Win win, int win_keyval, void* attribute_val,
+                            void* extra_state);
+#define PURE_WIN_NULL_COPY_FN pure_win_null_copy_fn
+#define PURE_WIN_DUP_FN pure_win_dup_fn
+#define PURE_WIN_NULL_DELETE_FN pure_win_null_delete_fn
+int pure_win_create_keyval(PURE_Win_copy_attr_function* win_copy_attr_fn,
+                           PURE_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval,
+                           void* extra_state);
+int pure_win_free_keyval(int* win_keyval);
+int pure_win_set_attr(PURE_Win win, int win_keyval, void* attribute_val);
+int pure_win_delete_attr(PURE_Win win, int win_keyval);
 
 int pure_put(const void* origin_addr, int origin_count, PURE_Datatype origin_datatype,
              int target_rank, PURE_Aint target_disp, int target_count,

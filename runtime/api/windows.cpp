@@ -1,11 +1,13 @@
-// Flat API: windows -- creation, free, attributes, names, groups, error
-// handlers, dynamic attachments and shared queries. The communication and
-// synchronisation calls are in rma.cpp.
+// Flat API: windows -- creation, free, names, groups, info hints, dynamic
+// attachments and shared queries. The communication and synchronisation
+// calls are in rma.cpp; attributes in attributes.cpp, error handlers in
+// errhandlers.cpp, as for communicators.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "api/call.h"
+#include "api/comms.h"
 #include "api/windows.h"
 #include "net/window_net.h"
 #include "onesided/create.h"
@@ -28,12 +30,44 @@ onesided::Window& win_arg(Call& c, PURE_Win handle) {
 
 namespace {
 
-void null_info_arg(PURE_Info info) {
-  if (info != PURE_INFO_NULL)
-    fail(PURE_ERR_ARG,
-         "invalid info 0x%x: windows take no info objects yet, pass PURE_INFO_NULL (every "
-         "info key keeps its default)",
-         static_cast<unsigned>(info));
+// The hints a window keeps (pure.h), from `info` over `base`: the keys MPI
+// defines for windows, each with its default until a valid value is given;
+// other keys, and values a key does not take, are ignored, as MPI lets an
+// implementation ignore hints.
+Info hints_of(const Info& base, const Info* info) {
+  struct Key {
+    const char* name;
+    const char* fallback;
+    bool (*valid)(const std::string&);
+  };
+  static const auto boolean = [](const std::string& v) { return v == "true" || v == "false"; };
+  static const auto ordering = [](const std::string& v) {
+    if (v == "none") return true;
+    std::size_t at = 0;
+    while (at <= v.size()) {
+      const std::size_t comma = std::min(v.find(',', at), v.size());
+      const std::string part = v.substr(at, comma - at);
+      if (part != "rar" && part != "raw" && part != "war" && part != "waw") return false;
+      at = comma + 1;
+    }
+    return true;
+  };
+  static const auto ops = [](const std::string& v) {
+    return v == "same_op" || v == "same_op_no_op";
+  };
+  static const Key kKeys[] = {{"no_locks", "false", boolean},
+                              {"accumulate_ordering", "rar,raw,war,waw", ordering},
+                              {"accumulate_ops", "same_op_no_op", ops},
+                              {"same_size", "false", boolean},
+                              {"same_disp_unit", "false", boolean},
+                              {"alloc_shared_noncontig", "false", boolean}};
+  Info hints = base;
+  for (const Key& key : kKeys) {
+    if (!hints.find(key.name)) hints.set(key.name, key.fallback);
+    const std::string* v = info ? info->find(key.name) : nullptr;
+    if (v && key.valid(*v)) hints.set(key.name, *v);
+  }
+  return hints;
 }
 
 // Creates this rank's window on `comm` and returns its handle.
@@ -57,7 +91,7 @@ int create(const char* name, onesided::Flavor flavor, void* base, PURE_Aint size
            PURE_Info info, PURE_Comm comm, void* baseptr, PURE_Win* win) {
   return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    null_info_arg(info);
+    const Info* given = info_arg(c, info, true);
     if (!win) fail(PURE_ERR_ARG, "null window pointer");
     if (size < 0) fail(PURE_ERR_SIZE, "invalid window size %td", static_cast<std::ptrdiff_t>(size));
     if (disp_unit <= 0)
@@ -74,6 +108,7 @@ int create(const char* name, onesided::Flavor flavor, void* base, PURE_Aint size
     args.disp_unit = disp_unit;
     args.call = name;
     *win = make_window(c, cm, args);
+    c.rank.handles().wins.find(*win)->get()->set_hints(hints_of(Info{}, given));
     if (baseptr) {
       onesided::Window& w = win_arg(c, *win);
       *static_cast<void**>(baseptr) = w.base_attr();
@@ -148,28 +183,18 @@ int pure_win_free(PURE_Win* win) {
   return collective("pure_win_free", [&](Call& c) {
     if (!win) fail(PURE_ERR_ARG, "null window pointer");
     onesided::Window& w = win_arg(c, *win);
+    // The attributes' delete callbacks first, while the window is whole
+    // (MPI: at free); a failure leaves the window as it was.
+    w.check_free("pure_win_free");
+    const int err = delete_attributes(c.rank.handles().keyvals, w.attributes(), *win);
+    if (err != PURE_SUCCESS)
+      throw Error(err, "an attribute delete callback of " + w.describe() + " returned error " +
+                           std::to_string(err) + "; the window was not freed");
     w.free("pure_win_free");
+    drop_errhandler(c.rank, w.errhandler());
     c.window = nullptr;  // the window is about to go
     c.rank.handles().wins.remove(*win);
     *win = PURE_WIN_NULL;
-  });
-}
-
-int pure_win_get_attr(PURE_Win win, int win_keyval, void* attribute_val, int* flag) {
-  return call("pure_win_get_attr", [&](Call& c) {
-    onesided::Window& w = win_arg(c, win);
-    if (!attribute_val || !flag) fail(PURE_ERR_ARG, "null attribute or flag pointer");
-    // As in MPI: the base itself, and pointers to the other values, which
-    // live as long as the window.
-    *flag = 1;
-    switch (win_keyval) {
-      case PURE_WIN_BASE: *static_cast<void**>(attribute_val) = w.base_attr(); break;
-      case PURE_WIN_SIZE: *static_cast<const PURE_Aint**>(attribute_val) = &w.size_attr(); break;
-      case PURE_WIN_DISP_UNIT: *static_cast<const int**>(attribute_val) = &w.disp_unit_attr(); break;
-      case PURE_WIN_CREATE_FLAVOR: *static_cast<const int**>(attribute_val) = &w.flavor_attr(); break;
-      case PURE_WIN_MODEL: *static_cast<const int**>(attribute_val) = &w.model_attr(); break;
-      default: *flag = 0; break;
-    }
   });
 }
 
@@ -201,20 +226,19 @@ int pure_win_get_name(PURE_Win win, char* win_name, int* resultlen) {
   });
 }
 
-int pure_win_set_errhandler(PURE_Win win, PURE_Errhandler errhandler) {
-  return call("pure_win_set_errhandler", [&](Call& c) {
+int pure_win_set_info(PURE_Win win, PURE_Info info) {
+  return call("pure_win_set_info", [&](Call& c) {
     onesided::Window& w = win_arg(c, win);
-    if (errhandler != PURE_ERRORS_ARE_FATAL && errhandler != PURE_ERRORS_RETURN)
-      fail(PURE_ERR_ARG, "invalid error handler 0x%x", static_cast<unsigned>(errhandler));
-    w.set_errhandler(errhandler);
+    const Info* given = info_arg(c, info, false);
+    w.set_hints(hints_of(w.hints(), given));
   });
 }
 
-int pure_win_get_errhandler(PURE_Win win, PURE_Errhandler* errhandler) {
-  return call("pure_win_get_errhandler", [&](Call& c) {
+int pure_win_get_info(PURE_Win win, PURE_Info* info_used) {
+  return call("pure_win_get_info", [&](Call& c) {
     onesided::Window& w = win_arg(c, win);
-    if (!errhandler) fail(PURE_ERR_ARG, "null errhandler pointer");
-    *errhandler = w.errhandler();
+    if (!info_used) fail(PURE_ERR_ARG, "null info pointer");
+    *info_used = c.rank.handles().infos.add(w.hints());
   });
 }
 

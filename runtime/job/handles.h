@@ -25,12 +25,14 @@
 
 namespace pure {
 
-// An error handler (pure_comm_create_errhandler). It lives while the
-// program holds a handle to it or a communicator uses it.
+// An error handler (pure_comm_create_errhandler, pure_win_create_errhandler).
+// It lives while the program holds a handle to it or an object uses it.
 struct Errhandler {
+  // PURE_Comm and PURE_Win are both int: one function type serves both.
   PURE_Comm_errhandler_function* fn = nullptr;
-  int handles = 0;  // handles the program holds: from create and from get
-  int uses = 0;     // communicators it is set on
+  bool window = false;  // made for windows (else for communicators)
+  int handles = 0;      // handles the program holds: from create and from get
+  int uses = 0;         // communicators and windows it is set on
 };
 
 // The error classes and codes the program added, per rank as MPI's are per

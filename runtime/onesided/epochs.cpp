@@ -377,7 +377,7 @@ void Window::shared_query(int target, PURE_Aint* size, int* disp_unit, void** ba
 
 // ---- free ----
 
-void Window::free(const char* call) {
+void Window::check_free(const char* call) const {
   if (access_ == Access::pscw || access_ == Access::passive || exposure_ == Exposure::post)
     sync_error(call, access_ == Access::passive
                          ? "pure_win_free while this rank holds a passive-target epoch (a lock "
@@ -387,6 +387,10 @@ void Window::free(const char* call) {
                            "pure_win_complete)"
                          : "pure_win_free inside a PSCW exposure epoch (pure_win_post without "
                            "pure_win_wait)");
+}
+
+void Window::free(const char* call) {
+  check_free(call);
   Waiter& waiter = member_.waiter();
   const WaitSite site{call, -1, -1};
   if (remote_) remote_->flush(waiter, -1, false, call);

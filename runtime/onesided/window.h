@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "base/attributes.h"
+#include "base/info.h"
 #include "base/int_map.h"
 #include "comm/group.h"
 #include "onesided/member.h"
@@ -58,6 +60,11 @@ class Window {
   void set_errhandler(PURE_Errhandler h) { errhandler_ = h; }
   // "window 'name'" or "window 0x7c010002": how error messages name it.
   std::string describe() const;
+  // The program's cached attributes (base/attributes.h) and the info hints
+  // the window keeps (api/windows.cpp says which).
+  AttributeSet& attributes() { return attributes_; }
+  const Info& hints() const { return hints_; }
+  void set_hints(Info hints) { hints_ = std::move(hints); }
 
   // Attribute values (pure_win_get_attr hands out their addresses).
   void* const& base_attr() const { return base_attr_; }
@@ -105,6 +112,8 @@ class Window {
   // ---- free: throws while this rank has an epoch open; then waits for
   // every member (collective) ----
   void free(const char* call);
+  // The check free starts with, for callers with work to do before it.
+  void check_free(const char* call) const;
 
  private:
   enum class Access : std::uint8_t { none, fence_ready, fence, pscw, passive };
@@ -147,6 +156,8 @@ class Window {
   int handle_ = 0;
   std::string name_;
   PURE_Errhandler errhandler_ = PURE_ERRORS_ARE_FATAL;
+  AttributeSet attributes_;
+  Info hints_;
 
   void* base_attr_ = nullptr;
   PURE_Aint size_attr_ = 0;
