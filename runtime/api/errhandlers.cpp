@@ -60,8 +60,9 @@ PURE_Errhandler handed_out(Call& c, PURE_Errhandler h) {
 }
 
 // pure_{comm,win}_call_errhandler: `h`, the handler of `what` (handle
-// `handle`), runs as if a call on it had failed with `errorcode`; returns
-// what such a call would return.
+// `handle`), runs as if a call on it had failed with `errorcode`. Returns
+// the code under PURE_ERRORS_RETURN, and success once a user handler has
+// returned (MPI: the handler was called).
 int raise_on(Call& c, PURE_Errhandler h, int handle, const std::string& what, int errorcode) {
   if (h == PURE_ERRORS_RETURN) return errorcode;
   if (h == PURE_ERRORS_ARE_FATAL)
@@ -71,7 +72,7 @@ int raise_on(Call& c, PURE_Errhandler h, int handle, const std::string& what, in
   int object = handle;
   int code = errorcode;
   c.rank.handles().errhandlers.find(h)->fn(&object, &code);
-  return errorcode;
+  return PURE_SUCCESS;
 }
 
 // A code or class the calling rank added, or nullptr. Error strings and
