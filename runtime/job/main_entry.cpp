@@ -7,7 +7,13 @@
 
 extern "C" int pure_main(int argc, char** argv);
 
+// job/thread_start.cpp: the threads a rank starts share its globals. Nothing
+// calls it by name (libgomp and libstdc++ reach its pthread_create through
+// the dynamic linker), so the read in main is what links it.
+extern "C" const char pure_thread_start_wrappers;
+
 int main(int argc, char** argv) {
+  (void)*static_cast<const volatile char*>(&pure_thread_start_wrappers);
   try {
     pure::Config config = pure::Config::from_env();
     return pure::run(config, pure_main, argc, argv);

@@ -153,7 +153,11 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
 
   int code = 0;
   try {
+    if (globals_) globals_->enter(index);
     code = entry(argc, argv_copy.data());
+    // As a process runs its atexit handlers and destructors once main
+    // returns (or exit(0) is called).
+    if (globals_) globals_->leave(index);
     if (code != 0 && self.state() == Rank::State::finalized) {
       // After finalize, as a process after MPI_Finalize: its status counts
       // for the job's, but the other ranks finish their work first.
@@ -182,6 +186,8 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
                                         " terminated by an uncaught exception of type " +
                                         current_exception_type() + "; ending the job");
   }
+  // Flushes the rank's output, also after an abort.
+  if (globals_) globals_->finish(index);
   Rank::set_current(nullptr);
   self.waiter().status().finish();
   running_.fetch_sub(1, std::memory_order_acq_rel);
@@ -197,6 +203,12 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
 int Process::run(const RankMain& entry, int argc, char** argv) {
   crash::install(proc_);
   running_.store(size(), std::memory_order_relaxed);
+  // Before any other thread runs: the copies are taken from the segment.
+  if (RankGlobals::wanted()) {
+    std::vector<int> world(static_cast<size_t>(size()));
+    for (int i = 0; i < size(); ++i) world[static_cast<size_t>(i)] = world_rank(i);
+    globals_ = std::make_unique<RankGlobals>(size(), world);
+  }
   std::thread dog([this] { watchdog(); });
   scheduler_->start_helpers();
   std::vector<std::thread> threads;
@@ -213,6 +225,7 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
   }
   watchdog_cv_.notify_all();
   dog.join();
+  globals_.reset();
   // The first abort's code, else the first non-zero status a rank returned
   // after finalize.
   if (const int code = abort_code()) return code;

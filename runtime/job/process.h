@@ -24,6 +24,7 @@
 #include "collectives/dropbox.h"
 #include "collectives/member.h"
 #include "job/observers.h"
+#include "job/rank_globals.h"
 #include "net/rank_map.h"
 #include "onesided/member.h"
 #include "pure/run.hpp"
@@ -123,6 +124,8 @@ class Process {
   std::shared_ptr<coll::Dropbox> world_dropbox_;   // after ranks_: it holds their Parkers
   std::unique_ptr<sched::Scheduler> scheduler_;  // after ranks_: it refers to them
   std::unique_ptr<Observers> observers_;          // after scheduler_: helpers' waiters
+  // Each rank's copy of the program's globals, for the length of run().
+  std::unique_ptr<RankGlobals> globals_;
   std::mutex abort_mutex_;
   std::string abort_message_;
   std::atomic<int> exit_code_{0};  // first non-zero status returned after finalize

@@ -4,10 +4,19 @@
 #
 #   cmake -DSOURCES=a.c@@b.c -DMPICC=mpicc -DPURECC=purecc -DMPIEXEC=mpirun
 #         -DPURERUN=purerun -DRANKS=1@@2@@3@@4 [-DARGS=x@@y] [-DEXPECT_CODE=3]
-#         -DWORK=dir -P same_output.cmake
+#         [-DMODES=fibers@@threads@@procs] -DWORK=dir -P same_output.cmake
+#
+# MODES are the ways Pure runs the program, each compared with Open MPI:
+# "default" (purerun's choice), "threads" (PURE_FIBERS=off), "fibers"
+# (PURE_FIBERS=auto with more ranks than cores, as the tests run) and
+# "procs" (two processes, --ranks-per-proc; at 1 rank it is "default").
 string(REPLACE "@@" ";" sources "${SOURCES}")
 string(REPLACE "@@" ";" ranks "${RANKS}")
 string(REPLACE "@@" ";" args "${ARGS}")
+if(NOT DEFINED MODES OR MODES STREQUAL "")
+  set(MODES default)
+endif()
+string(REPLACE "@@" ";" modes "${MODES}")
 if(NOT DEFINED EXPECT_CODE)
   set(EXPECT_CODE 0)
 endif()
@@ -20,7 +29,8 @@ foreach(kind mpi pure)
   else()
     set(compiler ${PURECC})
   endif()
-  execute_process(COMMAND ${compiler} -O1 -o ${WORK}/app_${kind} ${sources}
+  # -lm: a program that calls lgamma needs it, as with any compiler.
+  execute_process(COMMAND ${compiler} -O1 -o ${WORK}/app_${kind} ${sources} -lm
     WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "building with ${compiler} failed (${rc}):\n${out}")
@@ -34,22 +44,35 @@ set(mpirun ${MPIEXEC} --oversubscribe --bind-to none --mca pml ob1 --mca btl sel
 foreach(n IN LISTS ranks)
   execute_process(COMMAND ${mpirun} -np ${n} ${WORK}/app_mpi ${args}
     RESULT_VARIABLE mpi_rc OUTPUT_VARIABLE mpi_out ERROR_VARIABLE mpi_err TIMEOUT 120)
-  execute_process(COMMAND ${PURERUN} -n ${n} ${WORK}/app_pure ${args}
-    RESULT_VARIABLE pure_rc OUTPUT_VARIABLE pure_out ERROR_VARIABLE pure_err TIMEOUT 120)
-  message("---- ${n} rank(s): Open MPI status ${mpi_rc}, Pure status ${pure_rc}\n${pure_out}")
   if(NOT mpi_rc STREQUAL "${EXPECT_CODE}")
     message(FATAL_ERROR "Open MPI run at ${n} ranks ended with ${mpi_rc}, expected ${EXPECT_CODE}:\n${mpi_out}${mpi_err}")
-  endif()
-  if(NOT pure_rc STREQUAL "${EXPECT_CODE}")
-    message(FATAL_ERROR "Pure run at ${n} ranks ended with ${pure_rc}, expected ${EXPECT_CODE}:\n${pure_out}${pure_err}")
   endif()
   if(mpi_out STREQUAL "")
     message(FATAL_ERROR "the Open MPI run at ${n} ranks printed nothing:\n${mpi_err}")
   endif()
-  if(NOT mpi_out STREQUAL pure_out)
-    file(WRITE ${WORK}/mpi.${n}.out "${mpi_out}")
-    file(WRITE ${WORK}/pure.${n}.out "${pure_out}")
-    execute_process(COMMAND diff -u ${WORK}/mpi.${n}.out ${WORK}/pure.${n}.out OUTPUT_VARIABLE diff)
-    message(FATAL_ERROR "outputs differ at ${n} ranks (- Open MPI, + Pure):\n${diff}\nPure stderr:\n${pure_err}")
-  endif()
+  foreach(mode IN LISTS modes)
+    set(launch ${PURERUN} -n ${n})
+    set(env)
+    if(mode STREQUAL "threads")
+      set(env PURE_FIBERS=off)
+    elseif(mode STREQUAL "fibers")
+      set(env PURE_FIBERS=auto)
+    elseif(mode STREQUAL "procs" AND n GREATER 1)
+      math(EXPR per_proc "(${n} + 1) / 2")
+      set(launch ${PURERUN} -n ${n} --ranks-per-proc ${per_proc})
+    endif()
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} ${launch} ${WORK}/app_pure ${args}
+      RESULT_VARIABLE pure_rc OUTPUT_VARIABLE pure_out ERROR_VARIABLE pure_err TIMEOUT 120)
+    message("---- ${n} rank(s), Pure ${mode}: Open MPI status ${mpi_rc}, Pure status ${pure_rc}\n${pure_out}")
+    if(NOT pure_rc STREQUAL "${EXPECT_CODE}")
+      message(FATAL_ERROR "Pure (${mode}) run at ${n} ranks ended with ${pure_rc}, expected ${EXPECT_CODE}:\n${pure_out}${pure_err}")
+    endif()
+    if(NOT mpi_out STREQUAL pure_out)
+      file(WRITE ${WORK}/mpi.${n}.out "${mpi_out}")
+      file(WRITE ${WORK}/pure.${n}.${mode}.out "${pure_out}")
+      execute_process(COMMAND diff -u ${WORK}/mpi.${n}.out ${WORK}/pure.${n}.${mode}.out
+        OUTPUT_VARIABLE diff)
+      message(FATAL_ERROR "outputs differ at ${n} ranks, Pure ${mode} (- Open MPI, + Pure):\n${diff}\nPure stderr:\n${pure_err}")
+    endif()
+  endforeach()
 endforeach()

@@ -1,7 +1,6 @@
 // The rewrites that need the AST: references to MPI functions, types and
-// enumerators; main; C library calls with process-wide meaning; and objects
-// with static storage, which become thread-local because ranks now share
-// one address space.
+// enumerators; main; C library calls with process-wide meaning. Objects with
+// static storage, which each rank has its own of, are rank_globals.cpp's.
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
@@ -109,17 +108,67 @@ class LibcReplacements : public MatchFinder::MatchCallback {
     if (tu_.place(spelled) != Place::project && tu_.place(tu_.sm.getExpansionLoc(spelled)) !=
                                                     Place::project)
       return;
-    auto to = libc_replacement(fd->getName());
+    std::string to = replacement(fd);
     // std::exit -> pure_exit: the qualifier goes with the name.
-    if (tu_.replace_range(ref->getSourceRange(), to->str(), fd->getName().str()))
+    if (tu_.replace_range(ref->getSourceRange(), to, fd->getName().str()))
       tu_.session.needs_compat.insert(tu_.path(spelled));
+  }
+
+ private:
+  static std::string replacement(const clang::FunctionDecl* fd) {
+    // <unistd.h> of a strict POSIX program: getopt without permutation.
+    if (const auto* label = fd->getAttr<clang::AsmLabelAttr>())
+      if (label->getLabel() == "__posix_getopt") return "pure_getopt_posix";
+    // C++'s std::lgamma(float) and (long double) are lgammaf and lgammal.
+    if (fd->getQualifiedNameAsString() == "std::lgamma" && fd->getNumParams() == 1) {
+      const clang::QualType t = fd->getParamDecl(0)->getType();
+      if (t->isSpecificBuiltinType(clang::BuiltinType::Float)) return "pure_lgammaf";
+      if (t->isSpecificBuiltinType(clang::BuiltinType::LongDouble)) return "pure_lgammal";
+    }
+    return libc_replacement(fd->getName())->str();
+  }
+
+  TuContext& tu_;
+};
+
+// stdout, optind, signgam, environ, std::cout, ...: the rank's own.
+class LibcObjects : public MatchFinder::MatchCallback {
+ public:
+  explicit LibcObjects(TuContext& tu) : tu_(tu) {}
+  void run(const MatchFinder::MatchResult& r) override {
+    const auto* ref = r.Nodes.getNodeAs<clang::DeclRefExpr>("object");
+    const auto* vd = llvm::cast<clang::VarDecl>(ref->getDecl());
+    std::string name = vd->getQualifiedNameAsString();
+    auto to = libc_object_replacement(name);
+    if (!to) return;
+    SourceLocation loc = ref->getBeginLoc();
+    if (loc.isFileID()) {
+      if (tu_.place(loc) != Place::project) return;
+      if (tu_.replace_range(ref->getSourceRange(), to->str(), name))
+        tu_.session.needs_compat.insert(tu_.path(loc));
+      return;
+    }
+    // A library macro (stdout is one in glibc): the macro's name where the
+    // program wrote it, in its text or in one of its own macros.
+    SourceLocation spelled = tu_.sm.getSpellingLoc(loc);
+    if (tu_.place(spelled) == Place::project) {
+      if (tu_.replace_range(ref->getSourceRange(), to->str(), name))
+        tu_.session.needs_compat.insert(tu_.path(spelled));
+      return;
+    }
+    SourceLocation use = tu_.sm.getImmediateExpansionRange(loc).getBegin();
+    use = tu_.sm.getSpellingLoc(use);
+    if (tu_.place(use) != Place::project) return;
+    const unsigned length = clang::Lexer::MeasureTokenLength(use, tu_.sm, tu_.lang);
+    if (tu_.replace(use, length, to->str())) tu_.session.needs_compat.insert(tu_.path(use));
   }
 
  private:
   TuContext& tu_;
 };
 
-// Library calls with process-wide state and no per-rank form: warnings.
+// Library calls whose state is the process's by nature: warnings that say
+// what differs (errors with --strict).
 class LibcHazards : public MatchFinder::MatchCallback {
  public:
   explicit LibcHazards(TuContext& tu) : tu_(tu) {}
@@ -130,129 +179,15 @@ class LibcHazards : public MatchFinder::MatchCallback {
     SourceLocation at = tu_.sm.getSpellingLoc(ref->getLocation());
     if (tu_.place(at) != Place::project) at = tu_.sm.getExpansionLoc(ref->getLocation());
     if (tu_.place(at) != Place::project) return;
-    tu_.session.report.warning(tu_.where(at), fd->getName().str() +
-                                                  " is not thread-safe when ranks are threads: " +
-                                                  libc_hazard(fd->getName())->str());
+    const std::string message = fd->getName().str() + ": " + libc_hazard(fd->getName())->str() +
+                                " (ranks are threads of one process)";
+    if (tu_.session.options.strict)
+      tu_.session.report.error(tu_.where(at), message);
+    else
+      tu_.session.report.warning(tu_.where(at), message);
   }
 
  private:
-  TuContext& tu_;
-};
-
-// Every mutable object with static storage becomes thread-local: globals,
-// extern declarations (so all declarations of one object agree, in every
-// translation unit, whatever EXTERN expands to), file and function statics,
-// static data members. Constant objects stay shared.
-class StaticStorage : public MatchFinder::MatchCallback {
- public:
-  explicit StaticStorage(TuContext& tu) : tu_(tu) {}
-  void run(const MatchFinder::MatchResult& r) override {
-    const auto* vd = r.Nodes.getNodeAs<clang::VarDecl>("var");
-    if (vd->isImplicit() || llvm::isa<clang::ParmVarDecl>(vd) || !vd->hasGlobalStorage()) return;
-    if (vd->getTLSKind() != clang::VarDecl::TLS_None || vd->isConstexpr()) return;
-    if (r.Context->getBaseElementType(vd->getType()).isConstQualified()) return;
-    if (is_libc_object(vd->getName())) return;
-    for (const clang::VarDecl* redecl : vd->redecls())
-      if (tu_.place(redecl->getLocation()) != Place::project) return;  // a library's object
-    if (tu_.place(tu_.sm.getSpellingLoc(vd->getLocation())) != Place::project &&
-        tu_.place(tu_.sm.getExpansionLoc(vd->getLocation())) != Place::project)
-      return;
-    const std::string name = vd->getQualifiedNameAsString();
-    if (llvm::isa<clang::DecompositionDecl>(vd)) {
-      error(vd->getLocation(), "cannot make '" + name +
-                                   "' thread-local: structured bindings cannot be thread_local "
-                                   "in C++17; declare the object by hand");
-      return;
-    }
-    if (!tu_.cplusplus() && vd->hasInit() && !address_free(vd->getInit(), name)) return;
-
-    SourceLocation at = insertion_point(vd);
-    if (at.isInvalid()) {
-      error(vd->getLocation(), "cannot make '" + name +
-                                   "' thread-local: its declaration comes from a macro; add " +
-                                   keyword() + "to it by hand");
-      return;
-    }
-    tu_.insert(at, keyword());
-  }
-
- private:
-  std::string keyword() const { return tu_.cplusplus() ? "thread_local " : "_Thread_local "; }
-
-  void error(SourceLocation loc, const std::string& message) {
-    SourceLocation at = tu_.sm.getSpellingLoc(loc);
-    if (tu_.place(at) != Place::project) at = tu_.sm.getExpansionLoc(loc);
-    tu_.session.report.error(tu_.where(at), message);
-  }
-
-  // The file location where the declaration's tokens starting at `loc`
-  // are written; invalid when they are written inside a macro's body.
-  SourceLocation written(SourceLocation loc) {
-    if (loc.isFileID()) return tu_.place(loc) == Place::project ? loc : SourceLocation();
-    if (tu_.sm.isMacroArgExpansion(loc)) {
-      SourceLocation spelled = tu_.sm.getSpellingLoc(loc);
-      return tu_.place(spelled) == Place::project ? spelled : SourceLocation();
-    }
-    SourceLocation macro_begin;
-    if (clang::Lexer::isAtStartOfMacroExpansion(loc, tu_.sm, tu_.lang, &macro_begin) &&
-        macro_begin.isFileID() && tu_.place(macro_begin) == Place::project)
-      return macro_begin;
-    return SourceLocation();
-  }
-
-  // The keyword goes after the storage class and before the type with its
-  // qualifiers: `static _Thread_local const char *p;`, `EXTERN
-  // _Thread_local int x;`. GCC warns about a storage class after a
-  // qualifier, and the spot does not depend on what EXTERN expands to, so
-  // every translation unit that includes a header makes the same edit.
-  SourceLocation insertion_point(const clang::VarDecl* vd) {
-    SourceLocation begin = written(vd->getInnerLocStart());
-    SourceLocation type = written(vd->getTypeSpecStartLoc());
-    if (begin.isInvalid() || type.isInvalid()) return SourceLocation();
-    if (tu_.sm.getFileID(begin) != tu_.sm.getFileID(type) ||
-        tu_.sm.getFileOffset(begin) > tu_.sm.getFileOffset(type))
-      return type;
-    // Qualifiers written before the type: the keyword goes before them.
-    clang::FileID fid = tu_.sm.getFileID(begin);
-    llvm::StringRef buffer = tu_.sm.getBufferData(fid);
-    clang::Lexer lexer(tu_.sm.getLocForStartOfFile(fid), tu_.lang, buffer.begin(),
-                       tu_.sm.getCharacterData(begin), buffer.end());
-    clang::Token tok;
-    while (!lexer.LexFromRawLexer(tok) && tu_.sm.getFileOffset(tok.getLocation()) <
-                                              tu_.sm.getFileOffset(type)) {
-      if (!tok.is(clang::tok::raw_identifier)) continue;
-      llvm::StringRef word = tok.getRawIdentifier();
-      if (word == "const" || word == "volatile" || word == "restrict" || word == "__restrict" ||
-          word == "_Atomic")
-        return tok.getLocation();
-    }
-    return type;
-  }
-
-  // C only allows constant initialisers for static storage, and the address
-  // of a thread-local object is not one: `int *p = &x;` cannot become
-  // thread-local when x does. (sizeof x is fine.)
-  bool address_free(const clang::Stmt* s, const std::string& name) {
-    if (!s) return true;
-    if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(s)) return true;
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s)) {
-      const auto* target = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-      if (target && target->hasGlobalStorage() &&
-          tu_.place(target->getLocation()) == Place::project &&
-          !target->getType().isConstQualified()) {
-        error(ref->getLocation(), "cannot make '" + name +
-                                      "' thread-local: its initializer takes the address of '" +
-                                      target->getName().str() +
-                                      "', which becomes thread-local too, and C allows that "
-                                      "only at run time; assign it in code instead");
-        return false;
-      }
-    }
-    for (const clang::Stmt* child : s->children())
-      if (!address_free(child, name)) return false;
-    return true;
-  }
-
   TuContext& tu_;
 };
 
@@ -273,10 +208,16 @@ void add_ast_rewrites(MatchFinder& finder, TuContext& tu,
   keep.push_back(std::move(main));
 
   auto libc = std::make_unique<LibcReplacements>(tu);
-  finder.addMatcher(
-      declRefExpr(to(functionDecl(matchesName(libc_replacement_regex())))).bind("libc"),
-      libc.get());
+  finder.addMatcher(declRefExpr(to(functionDecl(anyOf(matchesName(libc_replacement_regex()),
+                                                      hasName("::std::lgamma")))))
+                        .bind("libc"),
+                    libc.get());
   keep.push_back(std::move(libc));
+
+  auto objects = std::make_unique<LibcObjects>(tu);
+  finder.addMatcher(declRefExpr(to(varDecl(matchesName(libc_object_regex())))).bind("object"),
+                    objects.get());
+  keep.push_back(std::move(objects));
 
   auto hazards = std::make_unique<LibcHazards>(tu);
   finder.addMatcher(
@@ -284,9 +225,7 @@ void add_ast_rewrites(MatchFinder& finder, TuContext& tu,
       hazards.get());
   keep.push_back(std::move(hazards));
 
-  auto statics = std::make_unique<StaticStorage>(tu);
-  finder.addMatcher(varDecl(hasGlobalStorage()).bind("var"), statics.get());
-  keep.push_back(std::move(statics));
+  add_rank_global_rewrites(finder, tu, keep);
 }
 
 }  // namespace mpi2pure

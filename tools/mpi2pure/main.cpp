@@ -29,8 +29,10 @@ void usage(llvm::raw_ostream& os) {
 
 Translates MPI C and C++ sources, and the project headers they include, into
 Pure sources: MPI names become Pure's, <mpi.h> becomes <pure/pure.h>, main
-becomes pure_main, mutable static-storage objects become thread-local, and
-exit/abort/rand/strtok/localtime/... get per-rank forms (<pure/compat.h>).
+becomes pure_main, every use of a mutable global becomes the rank's own
+(PURE_RANK), and the C library's process-wide state (exit, atexit, rand,
+drand48, getopt, getenv, chdir, stdout, ...) gets per-rank forms
+(<pure/compat.h>).
 
   -o DIR                 write the translated tree under DIR (required)
   --root DIR             mirror paths relative to DIR (default: the deepest
@@ -40,6 +42,8 @@ exit/abort/rand/strtok/localtime/... get per-rank forms (<pure/compat.h>).
                          messages name the original file and line
   --allow-unsupported    report unsupported MPI names as warnings and leave
                          them as they are, instead of failing
+  --strict               report calls whose state is the process's by nature
+                         (umask, signal, fork, system, ...) as errors
   --library-prefix DIR   never rewrite headers under DIR (repeatable; /usr/
                          always counts)
   --mpi-include DIR      the MPI headers to parse against (default: $MPI2PURE_MPI_INCLUDE
@@ -180,6 +184,8 @@ int main(int argc, char** argv) {
       line_directives = true;
     } else if (a == "--allow-unsupported") {
       session.options.allow_unsupported = true;
+    } else if (a == "--strict") {
+      session.options.strict = true;
     } else if (a == "--library-prefix") {
       std::string p = absolute(value("--library-prefix"));
       session.options.library_prefixes.push_back(p == "/" ? p : p + "/");

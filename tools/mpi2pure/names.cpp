@@ -19,51 +19,110 @@ constexpr NamePair kMpiNames[] = {
 
 // C library calls that get a per-rank form (pure/compat.h).
 constexpr NamePair kLibcReplacements[] = {
-    {"exit", "pure_exit"},         {"_Exit", "pure_exit"},
-    {"quick_exit", "pure_exit"},   {"abort", "pure_abort_job"},
-    {"rand", "pure_rand"},         {"srand", "pure_srand"},
-    {"random", "pure_random"},     {"srandom", "pure_srandom"},
-    {"strtok", "pure_strtok"},     {"localtime", "pure_localtime"},
-    {"gmtime", "pure_gmtime"},     {"ctime", "pure_ctime"},
-    {"asctime", "pure_asctime"},   {"strerror", "pure_strerror"},
+    // ending
+    {"exit", "pure_exit"}, {"_Exit", "pure_exit"}, {"quick_exit", "pure_exit"},
+    {"abort", "pure_abort_job"}, {"atexit", "pure_atexit"}, {"on_exit", "pure_on_exit"},
+    // random numbers
+    {"rand", "pure_rand"}, {"srand", "pure_srand"}, {"random", "pure_random"},
+    {"srandom", "pure_srandom"}, {"initstate", "pure_initstate"}, {"setstate", "pure_setstate"},
+    {"drand48", "pure_drand48"}, {"erand48", "pure_erand48"}, {"lrand48", "pure_lrand48"},
+    {"nrand48", "pure_nrand48"}, {"mrand48", "pure_mrand48"}, {"jrand48", "pure_jrand48"},
+    {"srand48", "pure_srand48"}, {"seed48", "pure_seed48"}, {"lcong48", "pure_lcong48"},
+    {"lgamma", "pure_lgamma"}, {"lgammaf", "pure_lgammaf"}, {"lgammal", "pure_lgammal"},
+    {"gamma", "pure_lgamma"}, {"gammaf", "pure_lgammaf"}, {"gammal", "pure_lgammal"},
+    // getopt
+    {"getopt", "pure_getopt"}, {"getopt_long", "pure_getopt_long"},
+    {"getopt_long_only", "pure_getopt_long_only"},
+    // static buffers and hidden positions
+    {"strtok", "pure_strtok"}, {"localtime", "pure_localtime"}, {"gmtime", "pure_gmtime"},
+    {"ctime", "pure_ctime"}, {"asctime", "pure_asctime"}, {"strerror", "pure_strerror"},
+    {"getpwnam", "pure_getpwnam"}, {"getpwuid", "pure_getpwuid"}, {"getgrnam", "pure_getgrnam"},
+    {"getgrgid", "pure_getgrgid"}, {"gethostbyname", "pure_gethostbyname"},
+    {"gethostbyaddr", "pure_gethostbyaddr"}, {"inet_ntoa", "pure_inet_ntoa"},
+    {"ecvt", "pure_ecvt"}, {"fcvt", "pure_fcvt"}, {"l64a", "pure_l64a"},
+    {"hcreate", "pure_hcreate"}, {"hsearch", "pure_hsearch"}, {"hdestroy", "pure_hdestroy"},
+    {"tmpnam", "pure_tmpnam"}, {"ctermid", "pure_ctermid"}, {"ttyname", "pure_ttyname"},
+    {"getlogin", "pure_getlogin"}, {"ptsname", "pure_ptsname"}, {"mblen", "pure_mblen"},
+    {"mbtowc", "pure_mbtowc"}, {"wctomb", "pure_wctomb"}, {"setlocale", "pure_setlocale"},
+    {"localeconv", "pure_localeconv"},
+    // the environment
+    {"getenv", "pure_getenv"}, {"secure_getenv", "pure_secure_getenv"},
+    {"setenv", "pure_setenv"}, {"unsetenv", "pure_unsetenv"}, {"putenv", "pure_putenv"},
+    {"clearenv", "pure_clearenv"},
+    // the working directory and the paths relative to it
+    {"chdir", "pure_chdir"}, {"fchdir", "pure_fchdir"}, {"getcwd", "pure_getcwd"},
+    {"get_current_dir_name", "pure_get_current_dir_name"}, {"fopen", "pure_fopen"},
+    {"freopen", "pure_freopen"}, {"open", "pure_open"}, {"creat", "pure_creat"},
+    {"opendir", "pure_opendir"}, {"stat", "pure_stat"}, {"lstat", "pure_lstat"},
+    {"access", "pure_access"}, {"mkdir", "pure_mkdir"}, {"rmdir", "pure_rmdir"},
+    {"unlink", "pure_unlink"}, {"remove", "pure_remove"}, {"rename", "pure_rename"},
+    // output
+    {"printf", "pure_printf"}, {"vprintf", "pure_vprintf"}, {"puts", "pure_puts"},
+    {"putchar", "pure_putchar"}, {"perror", "pure_perror"}, {"fflush", "pure_fflush"},
+    {"setvbuf", "pure_setvbuf"}, {"setbuf", "pure_setbuf"}, {"setlinebuf", "pure_setlinebuf"},
+    {"fclose", "pure_fclose"}, {"fileno", "pure_fileno"},
 };
 
-// C library calls that keep process-wide state and have no per-rank form.
+// The C library's objects that the program names and that a rank has its
+// own of: what each becomes.
+constexpr NamePair kLibcObjectReplacements[] = {
+    {"stdout", "pure_stdout()"},        {"stderr", "pure_stderr()"},
+    {"optind", "(*pure_optind())"},     {"optarg", "(*pure_optarg())"},
+    {"opterr", "(*pure_opterr())"},     {"optopt", "(*pure_optopt())"},
+    {"signgam", "(*pure_signgam())"},   {"environ", "(*pure_environ())"},
+    {"__environ", "(*pure_environ())"}, {"std::cout", "::pure::rank_cout()"},
+    {"std::cerr", "::pure::rank_cerr()"}, {"std::clog", "::pure::rank_clog()"},
+};
+
+// C library calls whose state is the process's by nature: what differs.
 constexpr NamePair kLibcHazards[] = {
-    {"setenv", "it changes the environment that every rank shares; getenv in other ranks races with it"},
-    {"putenv", "it changes the environment that every rank shares; getenv in other ranks races with it"},
-    {"unsetenv", "it changes the environment that every rank shares; getenv in other ranks races with it"},
-    {"clearenv", "it changes the environment that every rank shares; getenv in other ranks races with it"},
-    {"atexit", "its handler runs once, when the whole process ends, not when this rank ends"},
-    {"on_exit", "its handler runs once, when the whole process ends, not when this rank ends"},
-    {"drand48", "its generator state is shared by every rank; use erand48 with a per-rank state"},
-    {"lrand48", "its generator state is shared by every rank; use nrand48 with a per-rank state"},
-    {"mrand48", "its generator state is shared by every rank; use jrand48 with a per-rank state"},
-    {"srand48", "its generator state is shared by every rank; use erand48/nrand48 with a per-rank state"},
-    {"seed48", "its generator state is shared by every rank"},
-    {"lcong48", "its generator state is shared by every rank"},
-    {"tmpnam", "it returns a static buffer shared by every rank; use mkstemp"},
-    {"ttyname", "it returns a static buffer shared by every rank; use ttyname_r"},
-    {"getlogin", "it returns a static buffer shared by every rank; use getlogin_r"},
-    {"getpwnam", "it returns a static buffer shared by every rank; use getpwnam_r"},
-    {"getpwuid", "it returns a static buffer shared by every rank; use getpwuid_r"},
-    {"getgrnam", "it returns a static buffer shared by every rank; use getgrnam_r"},
-    {"getgrgid", "it returns a static buffer shared by every rank; use getgrgid_r"},
-    {"gethostbyname", "it returns a static buffer shared by every rank; use getaddrinfo"},
-    {"gethostbyaddr", "it returns a static buffer shared by every rank; use getnameinfo"},
-    {"inet_ntoa", "it returns a static buffer shared by every rank; use inet_ntop"},
-    {"strsignal", "it may return a static buffer shared by every rank"},
-    {"ecvt", "it returns a static buffer shared by every rank; use snprintf"},
-    {"fcvt", "it returns a static buffer shared by every rank; use snprintf"},
-    {"mblen", "its conversion state is shared by every rank; use mbrlen"},
-    {"mbtowc", "its conversion state is shared by every rank; use mbrtowc"},
-    {"wctomb", "its conversion state is shared by every rank; use wcrtomb"},
-    {"setlocale", "the locale is the whole process's; use uselocale"},
-    {"signal", "signal handlers are the whole process's, shared by every rank"},
-    {"sigaction", "signal handlers are the whole process's, shared by every rank"},
-    {"chdir", "the working directory is the whole process's, shared by every rank"},
-    {"umask", "the file mode mask is the whole process's, shared by every rank"},
-    {"lgamma", "it sets signgam, shared by every rank; use lgamma_r"},
+    {"umask", "the file mode mask is the process's: it changes for every rank"},
+    {"signal", "signal handlers are the process's: the last rank to set one sets it for every "
+               "rank, and a signal reaches one thread of the process"},
+    {"sigaction", "signal handlers are the process's: the last rank to set one sets it for "
+                  "every rank, and a signal reaches one thread of the process"},
+    {"alarm", "the timer is the process's: one for every rank, and its signal reaches one "
+              "thread of the process"},
+    {"setitimer", "the timer is the process's: one for every rank, and its signal reaches one "
+                  "thread of the process"},
+    {"fork", "it copies the whole process, every rank's memory with it, into a child that runs "
+             "only the calling thread"},
+    {"vfork", "it copies the whole process, every rank's memory with it, into a child that "
+              "runs only the calling thread"},
+    {"execl", "it replaces the whole process, every rank with it"},
+    {"execle", "it replaces the whole process, every rank with it"},
+    {"execlp", "it replaces the whole process, every rank with it"},
+    {"execv", "it replaces the whole process, every rank with it"},
+    {"execve", "it replaces the whole process, every rank with it"},
+    {"execvp", "it replaces the whole process, every rank with it"},
+    {"execvpe", "it replaces the whole process, every rank with it"},
+    {"system", "the command runs in the process's working directory and environment, not the "
+               "rank's (chdir, setenv)"},
+    {"popen", "the command runs in the process's working directory and environment, not the "
+              "rank's (chdir, setenv)"},
+    {"posix_spawn", "the child runs in the process's working directory and environment, not "
+                    "the rank's (chdir, setenv)"},
+    {"posix_spawnp", "the child runs in the process's working directory and environment, not "
+                     "the rank's (chdir, setenv)"},
+    {"setuid", "the user and groups are the process's: they change for every rank"},
+    {"seteuid", "the user and groups are the process's: they change for every rank"},
+    {"setgid", "the user and groups are the process's: they change for every rank"},
+    {"setegid", "the user and groups are the process's: they change for every rank"},
+    {"setreuid", "the user and groups are the process's: they change for every rank"},
+    {"setregid", "the user and groups are the process's: they change for every rank"},
+    {"chroot", "the root directory is the process's: it changes for every rank"},
+    {"setrlimit", "resource limits are the process's: they change for every rank"},
+    {"nice", "the priority is the process's: it changes for every rank"},
+    {"setsid", "the session is the process's: it changes for every rank"},
+    {"setpgid", "the process group is the process's: it changes for every rank"},
+    {"at_quick_exit", "quick_exit ends only the calling rank; these handlers are the process's "
+                      "and do not run then"},
+    {"getpwent", "the position in the user database is the process's, shared by every rank"},
+    {"setpwent", "the position in the user database is the process's, shared by every rank"},
+    {"endpwent", "the position in the user database is the process's, shared by every rank"},
+    {"getgrent", "the position in the group database is the process's, shared by every rank"},
+    {"setgrent", "the position in the group database is the process's, shared by every rank"},
+    {"endgrent", "the position in the group database is the process's, shared by every rank"},
 };
 
 constexpr const char* kLibcObjects[] = {
@@ -83,6 +142,7 @@ std::optional<llvm::StringRef> lookup(const NamePair (&table)[N], llvm::StringRe
 template <size_t N>
 std::string names_regex(const NamePair (&table)[N]) {
   std::string regex = "^::(";
+  // Qualified names as they are written: std::cout is ::std::cout.
   for (size_t i = 0; i < N; ++i) {
     if (i) regex += '|';
     regex += table[i].from;
@@ -115,8 +175,13 @@ std::optional<llvm::StringRef> libc_hazard(llvm::StringRef function) {
   return lookup(kLibcHazards, function);
 }
 
+std::optional<llvm::StringRef> libc_object_replacement(llvm::StringRef qualified_name) {
+  return lookup(kLibcObjectReplacements, qualified_name);
+}
+
 std::string libc_replacement_regex() { return names_regex(kLibcReplacements); }
 std::string libc_hazard_regex() { return names_regex(kLibcHazards); }
+std::string libc_object_regex() { return names_regex(kLibcObjectReplacements); }
 
 bool is_libc_object(llvm::StringRef name) {
   return std::any_of(std::begin(kLibcObjects), std::end(kLibcObjects),

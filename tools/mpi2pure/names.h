@@ -21,14 +21,21 @@ std::optional<llvm::StringRef> pure_name(llvm::StringRef mpi_name);
 // strtok -> pure_strtok); nothing when the call stays as it is.
 std::optional<llvm::StringRef> libc_replacement(llvm::StringRef function);
 
-// Why a C library function without a per-rank form is unsafe when ranks are
-// threads, for a warning; nothing when it is safe.
+// What differs for a C library function whose state is the process's by
+// nature (umask, signal, fork, ...), for purecc's report; nothing when the
+// function is per rank or has no such state.
 std::optional<llvm::StringRef> libc_hazard(llvm::StringRef function);
 
-// Regular expressions over the qualified names of the two lists above, for
-// the AST matchers.
+// What a C library object that each rank has its own of (stdout, optind,
+// signgam, environ, std::cout, ...) becomes, by qualified name without the
+// leading "::"; nothing for other objects.
+std::optional<llvm::StringRef> libc_object_replacement(llvm::StringRef qualified_name);
+
+// Regular expressions over the qualified names of the lists above, for the
+// AST matchers.
 std::string libc_replacement_regex();
 std::string libc_hazard_regex();
+std::string libc_object_regex();
 
 // Objects that the C library defines itself (environ, optarg, ...): a
 // program may redeclare them with `extern`, but they stay the process's, so

@@ -23,6 +23,9 @@ namespace mpi2pure {
 struct Options {
   // Unsupported MPI names are warnings and stay as they are.
   bool allow_unsupported = false;
+  // Calls whose state is the process's by nature (umask, signal, fork, ...)
+  // are errors, not warnings.
+  bool strict = false;
   // Files under these prefixes are never rewritten, even when included as
   // user headers (-I/usr/include/hdf5 ...): they belong to libraries.
   std::vector<std::string> library_prefixes{"/usr/"};
@@ -99,6 +102,11 @@ std::unique_ptr<clang::PPCallbacks> make_preprocessor_hooks(TuContext& tu);
 // Registers every AST rewrite on `finder`; the callbacks live in `keep`.
 void add_ast_rewrites(clang::ast_matchers::MatchFinder& finder, TuContext& tu,
                       std::vector<std::unique_ptr<clang::ast_matchers::MatchFinder::MatchCallback>>& keep);
+
+// The rewrites that give each rank its own globals (rank_globals.cpp).
+void add_rank_global_rewrites(
+    clang::ast_matchers::MatchFinder& finder, TuContext& tu,
+    std::vector<std::unique_ptr<clang::ast_matchers::MatchFinder::MatchCallback>>& keep);
 
 std::unique_ptr<clang::tooling::FrontendActionFactory> make_action_factory(Session& session);
 

@@ -9,7 +9,7 @@ static _Thread_local const char *label = "done";
 int pure_main(int argc, char **argv) {
   pure_init(&argc, &argv);
   pure_srand(3);
-  printf("%s %d %d\n", label, counter, pure_rand());
+  pure_printf("%s %d %d\n", label, counter, pure_rand());
   pure_finalize();
   pure_exit(0);
 }

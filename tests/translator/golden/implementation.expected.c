@@ -1,3 +1,4 @@
+#include <pure/compat.h>
 /* The translated program is compiled against Pure, where OPEN_MPI and
  * MPICH are not defined: code under them is dead and is not reported, but
  * the live branch is translated. */
@@ -12,7 +13,7 @@ static void describe(void) {
 #elif defined(MPICH)
   MPIX_Comm_failure_ack(MPI_COMM_WORLD);
 #else
-  printf("MPI %d.%d\n", PURE_VERSION, PURE_SUBVERSION);
+  pure_printf("MPI %d.%d\n", PURE_VERSION, PURE_SUBVERSION);
 #endif
 }
 

@@ -14,12 +14,12 @@ int pure_main(int argc, char **argv) {
   pure_comm_rank(PURE_COMM_WORLD, &rank);
   pure_srand((unsigned)rank + 1);
   pure_srandom(42);
-  printf("%d %ld\n", pure_rand(), pure_random());
+  pure_printf("%d %ld\n", pure_rand(), pure_random());
   char text[] = "a b c";
-  for (char *t = pure_strtok(text, " "); t; t = pure_strtok(NULL, " ")) printf("%s\n", t);
+  for (char *t = pure_strtok(text, " "); t; t = pure_strtok(NULL, " ")) pure_printf("%s\n", t);
   time_t now = 0;
   struct tm *local = pure_localtime(&now), *utc = pure_gmtime(&now);
-  printf("%s%s%s\n", pure_ctime(&now), pure_asctime(utc), pure_strerror(2));
+  pure_printf("%s%s%s\n", pure_ctime(&now), pure_asctime(utc), pure_strerror(2));
   (void)local;
   if (argc > 2) pure_abort_job();
   pure_finalize();

@@ -1,3 +1,4 @@
+#include <pure/compat.h>
 /* MPI names inside the user's own macros are rewritten where the macro is
  * written, whether or not it is used; the user's MPI_CHECK keeps its name. */
 #include <pure/pure.h>
@@ -20,7 +21,7 @@ int pure_main(int argc, char **argv) {
   MPI_CHECK(pure_comm_rank(COMM, &rank));
   if (rank == 0) SEND_INT(value, 1);
   if (rank == 1) MPI_CHECK(pure_recv(&value, 1, PURE_INT, 0, 0, COMM, &status));
-  if (rank == 1) printf("%d from %d\n", value, SOURCE_OF(status));
+  if (rank == 1) pure_printf("%d from %d\n", value, SOURCE_OF(status));
   pure_finalize();
   return 0;
 }

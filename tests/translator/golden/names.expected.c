@@ -1,3 +1,4 @@
+#include <pure/compat.h>
 /* MPI functions, constants and types become Pure's; status fields keep
  * their names; MPI_ names in #if and #ifdef lines are rewritten too. */
 #include <stdio.h>
@@ -10,7 +11,7 @@
 static void report(PURE_Comm comm, const PURE_Status *status) {
   int count = 0;
   pure_get_count(status, PURE_INT, &count);
-  printf("from %d tag %d count %d\n", status->MPI_SOURCE, status->MPI_TAG, count);
+  pure_printf("from %d tag %d count %d\n", status->MPI_SOURCE, status->MPI_TAG, count);
   (void)comm;
 }
 
