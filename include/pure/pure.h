@@ -719,6 +719,168 @@ typedef struct PURE_Task_stats {
 } PURE_Task_stats;
 int pure_task_get_stats(int rank, PURE_Task_stats* stats);
 
+/* ---- one-sided communication: MPI RMA ---------------------------------------
+ * Windows as MPI defines them. Between ranks of one process a put or get is
+ * a copy straight into or out of the target's memory and an accumulate is
+ * atomic instructions on it: no message, no help from the target. Across
+ * processes a window is an MPI window of the MPI underneath.
+ *
+ * Info keys a window keeps (pure_win_get_info shows them, with their
+ * defaults): no_locks, accumulate_ordering, accumulate_ops, same_size,
+ * same_disp_unit, alloc_shared_noncontig. They are hints: every window
+ * behaves as with the defaults, which is correct under any of them. */
+typedef int PURE_Win;
+#define PURE_HANDLE_KIND_WIN 0x0D000000
+#define PURE_WIN_NULL ((PURE_Win)0)
+
+/* Ops for the accumulate calls only. */
+#define PURE_REPLACE ((PURE_Op)(PURE_HANDLE_KIND_OP | 13))
+#define PURE_NO_OP ((PURE_Op)(PURE_HANDLE_KIND_OP | 14))
+
+/* predefined attributes of every window (pure_win_get_attr) */
+#define PURE_WIN_BASE (PURE_HANDLE_KIND_KEYVAL | 8)
+#define PURE_WIN_SIZE (PURE_HANDLE_KIND_KEYVAL | 9)
+#define PURE_WIN_DISP_UNIT (PURE_HANDLE_KIND_KEYVAL | 10)
+#define PURE_WIN_CREATE_FLAVOR (PURE_HANDLE_KIND_KEYVAL | 11)
+#define PURE_WIN_MODEL (PURE_HANDLE_KIND_KEYVAL | 12)
+
+#define PURE_WIN_FLAVOR_CREATE 1
+#define PURE_WIN_FLAVOR_ALLOCATE 2
+#define PURE_WIN_FLAVOR_DYNAMIC 3
+#define PURE_WIN_FLAVOR_SHARED 4
+#define PURE_WIN_UNIFIED 0
+#define PURE_WIN_SEPARATE 1
+
+/* assertions of the synchronisation calls, and lock types */
+#define PURE_MODE_NOCHECK 1
+#define PURE_MODE_NOPRECEDE 2
+#define PURE_MODE_NOPUT 4
+#define PURE_MODE_NOSTORE 8
+#define PURE_MODE_NOSUCCEED 16
+#define PURE_LOCK_EXCLUSIVE 1
+#define PURE_LOCK_SHARED 2
+
+/* error classes of one-sided communication (values as in Open MPI) */
+#define PURE_ERR_ASSERT 22
+#define PURE_ERR_BASE 24
+#define PURE_ERR_DISP 26
+#define PURE_ERR_LOCKTYPE 37
+#define PURE_ERR_NO_MEM 39
+#define PURE_ERR_RMA_CONFLICT 46
+#define PURE_ERR_RMA_SYNC 47
+#define PURE_ERR_SIZE 49
+#define PURE_ERR_WIN 53
+#define PURE_ERR_RMA_RANGE 68
+#define PURE_ERR_RMA_ATTACH 69
+#define PURE_ERR_RMA_FLAVOR 70
+#define PURE_ERR_RMA_SHARED 71
+
+PURE_Aint pure_aint_add(PURE_Aint base, PURE_Aint disp);
+PURE_Aint pure_aint_diff(PURE_Aint addr1, PURE_Aint addr2);
+
+int pure_win_create(void* base, PURE_Aint size, int disp_unit, PURE_Info info, PURE_Comm comm,
+                    PURE_Win* win);
+int pure_win_allocate(PURE_Aint size, int disp_unit, PURE_Info info, PURE_Comm comm,
+                      void* baseptr, PURE_Win* win);
+int pure_win_allocate_shared(PURE_Aint size, int disp_unit, PURE_Info info, PURE_Comm comm,
+                             void* baseptr, PURE_Win* win);
+int pure_win_shared_query(PURE_Win win, int rank, PURE_Aint* size, int* disp_unit,
+                          void* baseptr);
+int pure_win_create_dynamic(PURE_Info info, PURE_Comm comm, PURE_Win* win);
+int pure_win_attach(PURE_Win win, void* base, PURE_Aint size);
+int pure_win_detach(PURE_Win win, const void* base);
+int pure_win_free(PURE_Win* win);
+int pure_win_get_attr(PURE_Win win, int win_keyval, void* attribute_val, int* flag);
+int pure_win_get_group(PURE_Win win, PURE_Group* group);
+int pure_win_set_name(PURE_Win win, const char* win_name);
+int pure_win_get_name(PURE_Win win, char* win_name, int* resultlen);
+int pure_win_set_info(PURE_Win win, PURE_Info info);
+int pure_win_get_info(PURE_Win win, PURE_Info* info_used);
+
+/* Error handlers of windows: set on a window, a handler made by
+ * pure_win_create_errhandler (or a predefined one) applies to every error
+ * of a call on that window. */
+typedef void PURE_Win_errhandler_function(PURE_Win* win, int* error_code, ...);
+int pure_win_create_errhandler(PURE_Win_errhandler_function* win_errhandler_fn,
+                               PURE_Errhandler* errhandler);
+int pure_win_set_errhandler(PURE_Win win, PURE_Errhandler errhandler);
+int pure_win_get_errhandler(PURE_Win win, PURE_Errhandler* errhandler);
+int pure_win_call_errhandler(PURE_Win win, int errorcode);
+
+/* Attribute caching on windows: as on communicators. The delete callbacks
+ * run when the window is freed, before its memory goes. */
+typedef int PURE_Win_copy_attr_function(PURE_Win oldwin, int win_keyval, void* extra_state,
+                                        void* attribute_val_in, void* attribute_val_out,
+                                        int* flag);
+typedef int PURE_Win_delete_attr_function(PURE_Win win, int win_keyval, void* attribute_val,
+                                          void* extra_state);
+int pure_win_null_copy_fn(PURE_Win oldwin, int win_keyval, void* extra_state,
+                          void* attribute_val_in, void* attribute_val_out, int* flag);
+int pure_win_dup_fn(PURE_Win oldwin, int win_keyval, void* extra_state, void* attribute_val_in,
+                    void* attribute_val_out, int* flag);
+int pure_win_null_delete_fn(PURE_Win win, int win_keyval, void* attribute_val,
+                            void* extra_state);
+#define PURE_WIN_NULL_COPY_FN pure_win_null_copy_fn
+#define PURE_WIN_DUP_FN pure_win_dup_fn
+#define PURE_WIN_NULL_DELETE_FN pure_win_null_delete_fn
+int pure_win_create_keyval(PURE_Win_copy_attr_function* win_copy_attr_fn,
+                           PURE_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval,
+                           void* extra_state);
+int pure_win_free_keyval(int* win_keyval);
+int pure_win_set_attr(PURE_Win win, int win_keyval, void* attribute_val);
+int pure_win_delete_attr(PURE_Win win, int win_keyval);
+
+int pure_put(const void* origin_addr, int origin_count, PURE_Datatype origin_datatype,
+             int target_rank, PURE_Aint target_disp, int target_count,
+             PURE_Datatype target_datatype, PURE_Win win);
+int pure_get(void* origin_addr, int origin_count, PURE_Datatype origin_datatype,
+             int target_rank, PURE_Aint target_disp, int target_count,
+             PURE_Datatype target_datatype, PURE_Win win);
+int pure_accumulate(const void* origin_addr, int origin_count, PURE_Datatype origin_datatype,
+                    int target_rank, PURE_Aint target_disp, int target_count,
+                    PURE_Datatype target_datatype, PURE_Op op, PURE_Win win);
+int pure_get_accumulate(const void* origin_addr, int origin_count,
+                        PURE_Datatype origin_datatype, void* result_addr, int result_count,
+                        PURE_Datatype result_datatype, int target_rank, PURE_Aint target_disp,
+                        int target_count, PURE_Datatype target_datatype, PURE_Op op,
+                        PURE_Win win);
+int pure_fetch_and_op(const void* origin_addr, void* result_addr, PURE_Datatype datatype,
+                      int target_rank, PURE_Aint target_disp, PURE_Op op, PURE_Win win);
+int pure_compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
+                          PURE_Datatype datatype, int target_rank, PURE_Aint target_disp,
+                          PURE_Win win);
+int pure_rput(const void* origin_addr, int origin_count, PURE_Datatype origin_datatype,
+              int target_rank, PURE_Aint target_disp, int target_count,
+              PURE_Datatype target_datatype, PURE_Win win, PURE_Request* request);
+int pure_rget(void* origin_addr, int origin_count, PURE_Datatype origin_datatype,
+              int target_rank, PURE_Aint target_disp, int target_count,
+              PURE_Datatype target_datatype, PURE_Win win, PURE_Request* request);
+int pure_raccumulate(const void* origin_addr, int origin_count, PURE_Datatype origin_datatype,
+                     int target_rank, PURE_Aint target_disp, int target_count,
+                     PURE_Datatype target_datatype, PURE_Op op, PURE_Win win,
+                     PURE_Request* request);
+int pure_rget_accumulate(const void* origin_addr, int origin_count,
+                         PURE_Datatype origin_datatype, void* result_addr, int result_count,
+                         PURE_Datatype result_datatype, int target_rank, PURE_Aint target_disp,
+                         int target_count, PURE_Datatype target_datatype, PURE_Op op,
+                         PURE_Win win, PURE_Request* request);
+
+int pure_win_fence(int assert, PURE_Win win);
+int pure_win_start(PURE_Group group, int assert, PURE_Win win);
+int pure_win_complete(PURE_Win win);
+int pure_win_post(PURE_Group group, int assert, PURE_Win win);
+int pure_win_wait(PURE_Win win);
+int pure_win_test(PURE_Win win, int* flag);
+int pure_win_lock(int lock_type, int rank, int assert, PURE_Win win);
+int pure_win_unlock(int rank, PURE_Win win);
+int pure_win_lock_all(int assert, PURE_Win win);
+int pure_win_unlock_all(PURE_Win win);
+int pure_win_flush(int rank, PURE_Win win);
+int pure_win_flush_all(PURE_Win win);
+int pure_win_flush_local(int rank, PURE_Win win);
+int pure_win_flush_local_all(PURE_Win win);
+int pure_win_sync(PURE_Win win);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,8 +1,9 @@
-// Flat API: attribute caching on communicators and datatypes (keyvals,
-// set/get/delete, the predefined callbacks, MPI-1's names), with the
-// predefined attributes of every communicator. The machinery is
+// Flat API: attribute caching on communicators, datatypes and windows
+// (keyvals, set/get/delete, the predefined callbacks, MPI-1's names), with
+// the predefined attributes of every communicator and every window. The machinery is
 // base/attributes.h.
 #include "api/attributes.h"
+#include "api/windows.h"
 
 #include <string>
 
@@ -29,6 +30,11 @@ const char* predefined_name(int keyval) {
     case PURE_APPNUM: return "PURE_APPNUM";
     case PURE_UNIVERSE_SIZE: return "PURE_UNIVERSE_SIZE";
     case PURE_LASTUSEDCODE: return "PURE_LASTUSEDCODE";
+    case PURE_WIN_BASE: return "PURE_WIN_BASE";
+    case PURE_WIN_SIZE: return "PURE_WIN_SIZE";
+    case PURE_WIN_DISP_UNIT: return "PURE_WIN_DISP_UNIT";
+    case PURE_WIN_CREATE_FLAVOR: return "PURE_WIN_CREATE_FLAVOR";
+    case PURE_WIN_MODEL: return "PURE_WIN_MODEL";
     default: return nullptr;
   }
 }
@@ -195,6 +201,16 @@ int pure_type_dup_fn(PURE_Datatype, int, void*, void* in, void* out, int* flag) 
   return PURE_SUCCESS;
 }
 int pure_type_null_delete_fn(PURE_Datatype, int, void*, void*) { return PURE_SUCCESS; }
+int pure_win_null_copy_fn(PURE_Win, int, void*, void*, void*, int* flag) {
+  *flag = 0;
+  return PURE_SUCCESS;
+}
+int pure_win_dup_fn(PURE_Win, int, void*, void* in, void* out, int* flag) {
+  *static_cast<void**>(out) = in;
+  *flag = 1;
+  return PURE_SUCCESS;
+}
+int pure_win_null_delete_fn(PURE_Win, int, void*, void*) { return PURE_SUCCESS; }
 
 // ---- communicators ----
 
@@ -280,6 +296,66 @@ int pure_type_delete_attr(PURE_Datatype datatype, int type_keyval) {
     if (it == h.type_attributes.end()) return;
     callback_result(delete_attribute(h.keyvals, it->second, datatype, type_keyval), "delete",
                     type_keyval);
+  });
+}
+
+// ---- windows ----
+// A window is never duplicated, so copy callbacks never run; the delete
+// callbacks run at pure_win_free (api/windows.cpp).
+
+int pure_win_create_keyval(PURE_Win_copy_attr_function* win_copy_attr_fn,
+                           PURE_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval,
+                           void* extra_state) {
+  return create_keyval("pure_win_create_keyval", AttrKind::win, win_copy_attr_fn,
+                       win_delete_attr_fn, win_keyval, extra_state);
+}
+int pure_win_free_keyval(int* win_keyval) {
+  return free_keyval_call("pure_win_free_keyval", AttrKind::win, win_keyval);
+}
+
+int pure_win_set_attr(PURE_Win win, int win_keyval, void* attribute_val) {
+  return call("pure_win_set_attr", [&](Call& c) {
+    onesided::Window& w = win_arg(c, win);
+    keyval_arg(c, win_keyval, AttrKind::win);
+    callback_result(set_attribute(c.rank.handles().keyvals, w.attributes(), win, win_keyval,
+                                  attribute_val),
+                    "delete", win_keyval);
+  });
+}
+
+int pure_win_get_attr(PURE_Win win, int win_keyval, void* attribute_val, int* flag) {
+  return call("pure_win_get_attr", [&](Call& c) {
+    onesided::Window& w = win_arg(c, win);
+    if (!attribute_val || !flag) fail(PURE_ERR_ARG, "null attribute or flag pointer");
+    // The predefined ones as in MPI: the base itself, and pointers to the
+    // other values, which live as long as the window.
+    *flag = 1;
+    switch (win_keyval) {
+      case PURE_WIN_BASE: *static_cast<void**>(attribute_val) = w.base_attr(); return;
+      case PURE_WIN_SIZE: *static_cast<const PURE_Aint**>(attribute_val) = &w.size_attr(); return;
+      case PURE_WIN_DISP_UNIT:
+        *static_cast<const int**>(attribute_val) = &w.disp_unit_attr();
+        return;
+      case PURE_WIN_CREATE_FLAVOR:
+        *static_cast<const int**>(attribute_val) = &w.flavor_attr();
+        return;
+      case PURE_WIN_MODEL: *static_cast<const int**>(attribute_val) = &w.model_attr(); return;
+      default: break;
+    }
+    *flag = 0;
+    keyval_arg(c, win_keyval, AttrKind::win, FreedKeyval::allowed);
+    void* const* v = w.attributes().find(win_keyval);
+    *flag = v != nullptr;
+    if (v) *static_cast<void**>(attribute_val) = *v;
+  });
+}
+
+int pure_win_delete_attr(PURE_Win win, int win_keyval) {
+  return call("pure_win_delete_attr", [&](Call& c) {
+    onesided::Window& w = win_arg(c, win);
+    keyval_arg(c, win_keyval, AttrKind::win, FreedKeyval::allowed);
+    callback_result(delete_attribute(c.rank.handles().keyvals, w.attributes(), win, win_keyval),
+                    "delete", win_keyval);
   });
 }
 

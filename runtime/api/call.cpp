@@ -14,14 +14,15 @@ void fatal(Rank& rank, const char* call, int code, const std::string& message) {
 }
 
 int handle_error(Call& c, const Error& e) {
+  // The window's error handler on a window call, else the communicator's.
   const Comm* comm = c.errors ? c.errors : c.rank.comm(PURE_COMM_WORLD);
-  const PURE_Errhandler h = comm->errhandler();
+  const PURE_Errhandler h = c.window ? c.window->errhandler() : comm->errhandler();
   if (h == PURE_ERRORS_RETURN) return e.code();
   const Errhandler* user = h == PURE_ERRORS_ARE_FATAL ? nullptr : c.rank.handles().errhandlers.find(h);
   if (user && user->fn) {
-    // The program's handler, with the communicator's handle and the code;
-    // when it returns, so does the call, with the code.
-    PURE_Comm handle = comm->handle();
+    // The program's handler, with the object's handle and the code; when
+    // it returns, so does the call, with the code.
+    int handle = c.window ? c.window->handle() : comm->handle();
     int code = e.code();
     user->fn(&handle, &code);
     return e.code();
@@ -70,6 +71,16 @@ const GroupRef& group_arg(Call& c, PURE_Group handle) {
   const GroupRef* g = table.find(handle);
   if (!g) handle_error(PURE_ERR_GROUP, "group", table.state(handle), handle);
   return *g;
+}
+
+PURE_Group add_group(Rank& rank, std::vector<int> members) {
+  if (members.empty()) return PURE_GROUP_EMPTY;
+  return rank.handles().groups.add(std::make_shared<const Group>(std::move(members)));
+}
+
+PURE_Group add_group(Rank& rank, const GroupRef& group) {
+  if (group->size() == 0) return PURE_GROUP_EMPTY;
+  return rank.handles().groups.add(group);
 }
 
 const Info* info_arg(Call& c, PURE_Info handle, bool null_ok) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "base/handle.h"
 #include "comm/comm.h"
@@ -23,6 +24,7 @@ struct Call {
   Rank& rank;
   const char* name;
   const Comm* errors = nullptr;  // whose error handler applies; world when unset
+  const onesided::Window* window = nullptr;  // when set, its error handler applies
 };
 
 [[noreturn]] void fatal(Rank& rank, const char* call, int code, const std::string& message);
@@ -119,5 +121,9 @@ int dest_arg(const Comm& comm, int dest);
 int source_arg(const Comm& comm, int source);
 void send_tag_arg(Call& c, int tag);
 void recv_tag_arg(Call& c, int tag);
+
+// A new group handle for `members` (PURE_GROUP_EMPTY when there are none).
+PURE_Group add_group(Rank& rank, std::vector<int> members);
+PURE_Group add_group(Rank& rank, const GroupRef& group);
 
 }  // namespace pure::api

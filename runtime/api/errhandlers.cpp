@@ -1,5 +1,5 @@
 // Flat API: error handlers (predefined and the program's, set on
-// communicators), error strings and classes, and the error classes, codes
+// communicators and windows), error strings and classes, and the error classes, codes
 // and strings the program adds. A user handler is called by
 // api/call.cpp's handle_error when a call fails under it.
 #include <cstdio>
@@ -8,6 +8,7 @@
 
 #include "api/call.h"
 #include "api/comms.h"
+#include "api/windows.h"
 
 using namespace pure;
 using namespace pure::api;
@@ -16,7 +17,7 @@ namespace {
 
 // An error handler the program may use: predefined, or created and not
 // yet freed by every handle the program was given.
-void errhandler_arg(Call& c, PURE_Errhandler handle) {
+const Errhandler& errhandler_arg(Call& c, PURE_Errhandler handle) {
   if (handle == PURE_ERRHANDLER_NULL)
     fail(PURE_ERR_ARG, "PURE_ERRHANDLER_NULL is not a valid error handler");
   auto& table = c.rank.handles().errhandlers;
@@ -27,6 +28,51 @@ void errhandler_arg(Call& c, PURE_Errhandler handle) {
          "error handler handle 0x%x was freed (a communicator still uses it, but the handle "
          "names nothing the program may use)",
          static_cast<unsigned>(handle));
+  return *e;
+}
+
+// An error handler to set on a communicator (`window` false) or a window:
+// predefined, or made for that kind of object.
+void errhandler_for(Call& c, PURE_Errhandler handle, bool window) {
+  const Errhandler& e = errhandler_arg(c, handle);
+  if (c.rank.handles().errhandlers.predefined(handle) || e.window == window) return;
+  fail(PURE_ERR_ARG,
+       "error handler 0x%x was made by %s; a %s needs one made by %s",
+       static_cast<unsigned>(handle),
+       e.window ? "pure_win_create_errhandler" : "pure_comm_create_errhandler",
+       window ? "window" : "communicator",
+       window ? "pure_win_create_errhandler" : "pure_comm_create_errhandler");
+}
+
+PURE_Errhandler create_errhandler(Call& c, PURE_Comm_errhandler_function* fn, bool window) {
+  Errhandler e;
+  e.fn = fn;
+  e.window = window;
+  e.handles = 1;
+  return c.rank.handles().errhandlers.add(e);
+}
+
+// A new handle to `h` the program frees: one more reference to a user handler.
+PURE_Errhandler handed_out(Call& c, PURE_Errhandler h) {
+  auto& table = c.rank.handles().errhandlers;
+  if (!table.predefined(h)) ++table.find(h)->handles;
+  return h;
+}
+
+// pure_{comm,win}_call_errhandler: `h`, the handler of `what` (handle
+// `handle`), runs as if a call on it had failed with `errorcode`. Returns
+// the code under PURE_ERRORS_RETURN, and success once a user handler has
+// returned (MPI: the handler was called).
+int raise_on(Call& c, PURE_Errhandler h, int handle, const std::string& what, int errorcode) {
+  if (h == PURE_ERRORS_RETURN) return errorcode;
+  if (h == PURE_ERRORS_ARE_FATAL)
+    fatal(c.rank, c.name, errorcode,
+          "error code " + std::to_string(errorcode) + " raised on " + what +
+              ", whose error handler is PURE_ERRORS_ARE_FATAL");
+  int object = handle;
+  int code = errorcode;
+  c.rank.handles().errhandlers.find(h)->fn(&object, &code);
+  return PURE_SUCCESS;
 }
 
 // A code or class the calling rank added, or nullptr. Error strings and
@@ -48,10 +94,7 @@ int pure_comm_create_errhandler(PURE_Comm_errhandler_function* comm_errhandler_f
   return call("pure_comm_create_errhandler", [&](Call& c) {
     if (!comm_errhandler_fn) fail(PURE_ERR_ARG, "null error handler function");
     if (!errhandler) fail(PURE_ERR_ARG, "null errhandler pointer");
-    Errhandler e;
-    e.fn = comm_errhandler_fn;
-    e.handles = 1;
-    *errhandler = c.rank.handles().errhandlers.add(e);
+    *errhandler = create_errhandler(c, comm_errhandler_fn, false);
   });
 }
 
@@ -71,7 +114,7 @@ int pure_errhandler_free(PURE_Errhandler* errhandler) {
 int pure_comm_set_errhandler(PURE_Comm comm, PURE_Errhandler errhandler) {
   return call("pure_comm_set_errhandler", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    errhandler_arg(c, errhandler);
+    errhandler_for(c, errhandler, false);
     use_errhandler(c.rank, errhandler);
     drop_errhandler(c.rank, cm.errhandler());
     cm.set_errhandler(errhandler);
@@ -82,10 +125,7 @@ int pure_comm_get_errhandler(PURE_Comm comm, PURE_Errhandler* errhandler) {
   return call("pure_comm_get_errhandler", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (!errhandler) fail(PURE_ERR_ARG, "null errhandler pointer");
-    // A new handle the program frees: one more reference to a user handler.
-    auto& table = c.rank.handles().errhandlers;
-    if (!table.predefined(cm.errhandler())) ++table.find(cm.errhandler())->handles;
-    *errhandler = cm.errhandler();
+    *errhandler = handed_out(c, cm.errhandler());
   });
 }
 
@@ -93,18 +133,45 @@ int pure_comm_call_errhandler(PURE_Comm comm, int errorcode) {
   int result = PURE_SUCCESS;
   const int rc = call("pure_comm_call_errhandler", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    const PURE_Errhandler h = cm.errhandler();
-    if (h == PURE_ERRORS_RETURN) {
-      result = errorcode;  // as if a call had failed with it
-      return;
-    }
-    if (h == PURE_ERRORS_ARE_FATAL)
-      fatal(c.rank, "pure_comm_call_errhandler", errorcode,
-            "error code " + std::to_string(errorcode) + " raised on " + cm.name() +
-                ", whose error handler is PURE_ERRORS_ARE_FATAL");
-    PURE_Comm handle = comm;
-    int code = errorcode;
-    c.rank.handles().errhandlers.find(h)->fn(&handle, &code);
+    result = raise_on(c, cm.errhandler(), comm, cm.name(), errorcode);
+  });
+  return rc != PURE_SUCCESS ? rc : result;
+}
+
+// ---- windows' error handlers ----
+
+int pure_win_create_errhandler(PURE_Win_errhandler_function* win_errhandler_fn,
+                               PURE_Errhandler* errhandler) {
+  return call("pure_win_create_errhandler", [&](Call& c) {
+    if (!win_errhandler_fn) fail(PURE_ERR_ARG, "null error handler function");
+    if (!errhandler) fail(PURE_ERR_ARG, "null errhandler pointer");
+    *errhandler = create_errhandler(c, win_errhandler_fn, true);
+  });
+}
+
+int pure_win_set_errhandler(PURE_Win win, PURE_Errhandler errhandler) {
+  return call("pure_win_set_errhandler", [&](Call& c) {
+    onesided::Window& w = win_arg(c, win);
+    errhandler_for(c, errhandler, true);
+    use_errhandler(c.rank, errhandler);
+    drop_errhandler(c.rank, w.errhandler());
+    w.set_errhandler(errhandler);
+  });
+}
+
+int pure_win_get_errhandler(PURE_Win win, PURE_Errhandler* errhandler) {
+  return call("pure_win_get_errhandler", [&](Call& c) {
+    onesided::Window& w = win_arg(c, win);
+    if (!errhandler) fail(PURE_ERR_ARG, "null errhandler pointer");
+    *errhandler = handed_out(c, w.errhandler());
+  });
+}
+
+int pure_win_call_errhandler(PURE_Win win, int errorcode) {
+  int result = PURE_SUCCESS;
+  const int rc = call("pure_win_call_errhandler", [&](Call& c) {
+    onesided::Window& w = win_arg(c, win);
+    result = raise_on(c, w.errhandler(), win, w.describe(), errorcode);
   });
   return rc != PURE_SUCCESS ? rc : result;
 }

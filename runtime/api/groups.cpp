@@ -16,16 +16,6 @@ const std::vector<int>& members_arg(Call& c, PURE_Group handle) {
   return group_arg(c, handle)->members();
 }
 
-PURE_Group add_group(Rank& rank, std::vector<int> members) {
-  if (members.empty()) return PURE_GROUP_EMPTY;
-  return rank.handles().groups.add(std::make_shared<const Group>(std::move(members)));
-}
-
-PURE_Group add_group(Rank& rank, const GroupRef& group) {
-  if (group->size() == 0) return PURE_GROUP_EMPTY;
-  return rank.handles().groups.add(group);
-}
-
 int position(const std::vector<int>& members, int world) {
   auto it = std::find(members.begin(), members.end(), world);
   return it == members.end() ? PURE_UNDEFINED : static_cast<int>(it - members.begin());

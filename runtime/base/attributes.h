@@ -1,6 +1,5 @@
 // Attribute caching (MPI's keyvals): one machinery for every kind of object
-// that caches attributes -- communicators, datatypes, and windows when they
-// come. A Keyval is one rank's key, with the program's copy and delete
+// that caches attributes -- communicators, datatypes and windows. A Keyval is one rank's key, with the program's copy and delete
 // callbacks; an AttributeSet is one object's attributes, in the order they
 // were set. The functions below run the callbacks as MPI specifies: the
 // delete callback before a value is replaced or deleted, the copy callbacks
@@ -40,7 +39,7 @@ struct Keyval {
 
 // The keyvals of one rank. Predefined keyvals (the attributes MPI defines,
 // pure.h's PURE_TAG_UB ...) are below kFirstKeyval and live in no table.
-constexpr int kFirstKeyval = 8;
+constexpr int kFirstKeyval = 13;
 using KeyvalTable = HandleTable<Keyval>;
 
 class AttributeSet {

@@ -1,8 +1,8 @@
 // Handles: one rank's tables of the objects behind the flat API's integer
 // handles (base/handle.h): communicators, groups, user ops, datatypes,
-// matched messages, attribute keys, info objects, error handlers; and what
-// else a rank keeps per MPI process: datatypes' attributes and the error
-// classes and codes it added. Every kind has generations, so a freed handle
+// matched messages, windows, attribute keys, info objects, error handlers;
+// and what else a rank keeps per MPI process: datatypes' attributes and the
+// error classes and codes it added. Every kind has generations, so a freed handle
 // of any kind is recognised.
 #pragma once
 
@@ -18,18 +18,21 @@
 #include "channels/request.h"
 #include "comm/comm.h"
 #include "comm/group.h"
+#include "onesided/window.h"
 #include "pure/pure.h"
 #include "types/datatype.h"
 #include "types/ops.h"
 
 namespace pure {
 
-// An error handler (pure_comm_create_errhandler). It lives while the
-// program holds a handle to it or a communicator uses it.
+// An error handler (pure_comm_create_errhandler, pure_win_create_errhandler).
+// It lives while the program holds a handle to it or an object uses it.
 struct Errhandler {
+  // PURE_Comm and PURE_Win are both int: one function type serves both.
   PURE_Comm_errhandler_function* fn = nullptr;
-  int handles = 0;  // handles the program holds: from create and from get
-  int uses = 0;     // communicators it is set on
+  bool window = false;  // made for windows (else for communicators)
+  int handles = 0;      // handles the program holds: from create and from get
+  int uses = 0;         // communicators and windows it is set on
 };
 
 // The error classes and codes the program added, per rank as MPI's are per
@@ -68,6 +71,8 @@ class Handles {
   HandleTable<UserOp> ops{PURE_HANDLE_KIND_OP, kFirstUserOp};
   // Derived datatypes; the predefined ones live in Datatype::predefined.
   HandleTable<std::shared_ptr<Datatype>> types{PURE_HANDLE_KIND_DATATYPE, kPredefinedTypes};
+  // Windows (none is predefined).
+  HandleTable<std::unique_ptr<onesided::Window>> wins{PURE_HANDLE_KIND_WIN, 1};
   // Messages taken by matched probes until received. Predefined: 1
   // PURE_MESSAGE_NO_PROC (no object behind it).
   static constexpr int kFirstMessage = 2;

@@ -63,7 +63,8 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
       local_group_(std::make_shared<const Group>(map_.ranks_of(proc))),
       queues_(size_, static_cast<std::size_t>(config_.queue_slots), config_.eager_limit),
       collectives_(peers_,
-                   coll::resolve_partition(config_.reduce_partition, oversubscribed_, fibers_on_)) {
+                   coll::resolve_partition(config_.reduce_partition, oversubscribed_, fibers_on_)),
+      onesided_(peers_) {
   if (cluster_) {
     // Every process creates the world's MPI communicators, in the same order.
     world_net_ = CommNet::layout(world_group_->members(), map_, proc_);

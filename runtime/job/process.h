@@ -26,6 +26,7 @@
 #include "job/observers.h"
 #include "job/rank_globals.h"
 #include "net/rank_map.h"
+#include "onesided/member.h"
 #include "pure/run.hpp"
 #include "sched/scheduler.h"
 
@@ -75,6 +76,7 @@ class Process {
   Peers& peers() { return peers_; }
   QueueTable& queues() { return queues_; }
   coll::Shared& collectives() { return collectives_; }
+  onesided::Shared& onesided() { return onesided_; }
   const std::shared_ptr<coll::Dropbox>& world_dropbox() const { return world_dropbox_; }
   // Ranks sharing a core as fibers taking turns on one thread (fiber.h):
   // nullptr when they are not.
@@ -115,6 +117,7 @@ class Process {
   GroupRef local_group_;
   QueueTable queues_;
   coll::Shared collectives_;
+  onesided::Shared onesided_;
   std::unique_ptr<Fibers> fibers_;  // before ranks_: they refer to it
   std::atomic<int> abort_code_{0};  // before ranks_: their Waiters read it
   std::vector<std::unique_ptr<Rank>> ranks_;

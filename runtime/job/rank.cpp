@@ -9,6 +9,7 @@
 #include "net/cluster.h"
 #include "net/comm_net.h"
 #include "net/remote_channel.h"
+#include "net/window_net.h"
 #include "sched/scheduler.h"
 
 namespace pure {
@@ -39,7 +40,8 @@ Rank::Rank(Process& process, int index)
       waiter_(process.backoff(), process.fibers(), index, &process.abort_code_word()),
       endpoint_(index, waiter_, process.peers(), process.queues(), process.config().eager_limit,
                 process.oversubscribed()),
-      member_(waiter_, process.collectives()) {
+      member_(waiter_, process.collectives()),
+      onesided_(waiter_, process.onesided(), world_) {
   waiter_.set_work(this);
   process.peers().set_parker(index, &waiter_.parker());
   if (Cluster* cluster = process.cluster()) {
@@ -97,7 +99,14 @@ void Rank::set_environment(int argc, char** argv) {
   if (getcwd(text, sizeof text)) env.set("wdir", text);
 }
 
-void Rank::progress(bool stuck) { endpoint_.progress(stuck); }
+void Rank::progress(bool stuck) {
+  endpoint_.progress(stuck);
+  // A window spanning processes: operations from other processes may need
+  // this process's MPI to act (MPI promises no progress of its own).
+  if (stuck && remote_ && windows_span_processes()) Cluster::poke();
+}
+
+bool Rank::remote_in_flight() { return endpoint_.remote_in_flight() || windows_span_processes(); }
 
 bool Rank::steal() {
   sched::Scheduler& scheduler = process_.scheduler();

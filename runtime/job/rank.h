@@ -1,9 +1,10 @@
 // Rank: one rank thread's context, the owner of its pieces -- its Waiter
 // (base), point-to-point Endpoint (channels) and, across processes, its
-// RemoteChannel (net), its collective Member (collectives), its handle
-// tables, its buffered-send buffer -- and the work its waits do
-// (WaitWork: point-to-point progress and stealing task chunks). The layers
-// below see only the piece they need; none of them knows Rank.
+// RemoteChannel (net), its collective Member (collectives), its one-sided
+// Member (onesided), its handle tables, its buffered-send buffer -- and the
+// work its waits do (WaitWork: point-to-point progress and stealing task
+// chunks). The layers below see only the piece they need; none of them
+// knows Rank.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "collectives/member.h"
 #include "composite/context.h"
 #include "job/handles.h"
+#include "onesided/member.h"
 #include "pure/pure.h"
 
 namespace pure {
@@ -55,6 +57,7 @@ class Rank final : public WaitWork {
   Waiter& waiter() { return waiter_; }
   Endpoint& p2p() { return endpoint_; }
   coll::Member& member() { return member_; }
+  onesided::Member& onesided() { return onesided_; }
   Handles& handles() { return handles_; }
   BsendBuffer& bsend_buffer() { return bsend_buffer_; }
 
@@ -98,7 +101,7 @@ class Rank final : public WaitWork {
  private:
   const Cluster* cluster() const;
   bool steal() override;
-  bool remote_in_flight() override { return endpoint_.remote_in_flight(); }
+  bool remote_in_flight() override;
 
   Process& process_;
   const int index_;
@@ -107,6 +110,7 @@ class Rank final : public WaitWork {
   Endpoint endpoint_;
   std::unique_ptr<Remote> remote_;  // a job of several processes only (net/remote_channel.h)
   coll::Member member_;
+  onesided::Member onesided_;
   Handles handles_;
   std::unique_ptr<Comm> service_;  // the runtime's own world communicator (composite/context.h)
   std::uint32_t creation_clock_ = 0;  // composite/context.h

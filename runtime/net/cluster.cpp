@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,6 +69,15 @@ Cluster& Cluster::start(const Config& config) {
                       ": a process runs at most one job of several processes (MPI cannot be "
                       "initialised twice)\n");
   g_mpi_started = true;
+#ifdef OPEN_MPI
+  // Open MPI 4.1's default one-sided component, osc/rdma, crashes over its
+  // shared-memory transport (vader) in passive-target atomics
+  // (MPI_Compare_and_swap segfaults in mca_btl_vader_emu_acswap), and
+  // osc/pt2pt refuses MPI_THREAD_MULTIPLE: windows across processes use
+  // the others (osc/ucx, and osc/sm for shared windows) unless the user
+  // chose. Read by MPI_Init, which comes next; nothing runs concurrently.
+  if (!std::getenv("OMPI_MCA_osc")) setenv("OMPI_MCA_osc", "^rdma,pt2pt", 0);
+#endif
   int provided = MPI_THREAD_SINGLE;
   if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
     throw ConfigError("PURE_PROCS=" + std::to_string(config.procs) + ": MPI_Init_thread failed\n");
@@ -160,6 +170,14 @@ Cluster& Cluster::start(const Config& config) {
 
   g_cluster = cluster.release();
   return *g_cluster;
+}
+
+void Cluster::poke() {
+  // Pure sends nothing on MPI_COMM_WORLD itself: the probe finds nothing,
+  // but MPI progresses everything on the way.
+  int flag = 0;
+  mpi_check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE),
+            "MPI_Iprobe");
 }
 
 std::vector<std::string> Cluster::gather_to_first(const std::string& text) {

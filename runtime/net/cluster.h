@@ -49,6 +49,10 @@ class Cluster {
   // MPI's own MPI_TAG_UB, for tags the runtime chooses itself.
   int mpi_tag_ub() const { return mpi_tag_ub_; }
 
+  // Lets MPI make progress on whatever it holds for this process (a
+  // passive-target operation from another process may need it): one cheap
+  // MPI call that runs MPI's progress engine.
+  static void poke();
   // This process's CLOCK_MONOTONIC minus process 0's, measured at start
   // right after a barrier: subtracted from this process's trace times so
   // that every process's events share process 0's time line.

@@ -459,4 +459,9 @@ void unpack(const void* in, std::size_t bytes, void* dst, std::size_t count,
   transfer(from, to, bytes);
 }
 
+void* address_of(void* base, std::size_t count, const Datatype& type, std::size_t offset) {
+  require_within(offset + 1, count, type, "address_of: offset beyond the layout");
+  return LayoutCursor(base, type, offset).ptr();
+}
+
 }  // namespace pure

@@ -152,6 +152,11 @@ void pack(const void* src, std::size_t count, const Datatype& type, std::size_t 
 void unpack(const void* in, std::size_t bytes, void* dst, std::size_t count,
             const Datatype& type, std::size_t offset);
 
+// The address of packed byte `offset` of (base, count, type): where a
+// one-sided accumulate finds the element it locks (onesided/element_op.h).
+// `offset` must be below count * type.size().
+void* address_of(void* base, std::size_t count, const Datatype& type, std::size_t offset);
+
 }  // namespace pure
 
 #endif  // PURE_RUNTIME_DATATYPE_H

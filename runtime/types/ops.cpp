@@ -157,8 +157,8 @@ const char* op_name(int op) {
   static const char* const names[] = {"user op",   "PURE_MAX",  "PURE_MIN",  "PURE_SUM",
                                       "PURE_PROD", "PURE_LAND", "PURE_BAND", "PURE_LOR",
                                       "PURE_BOR",  "PURE_LXOR", "PURE_BXOR", "PURE_MINLOC",
-                                      "PURE_MAXLOC"};
-  return op >= 0 && op <= op_maxloc ? names[op] : "unknown op";
+                                      "PURE_MAXLOC", "PURE_REPLACE", "PURE_NO_OP"};
+  return op >= 0 && op <= op_no_op ? names[op] : "unknown op";
 }
 
 Kernel predefined_kernel(int op, BaseType b) {
@@ -267,6 +267,9 @@ Reduction::Reduction(const OpRef& op, const Datatype& type, PURE_Datatype handle
     items_ = count;
     return;
   }
+  if (accumulate_only(op.predefined))
+    fail(PURE_ERR_OP, "%s is only for one-sided accumulates (pure_accumulate and friends)",
+         op_name(op.predefined));
   kernel_ = predefined_kernel(op.predefined, type.base());
   if (!kernel_) {
     if (type.predefined())

@@ -23,7 +23,9 @@ namespace pure {
 
 enum PredefinedOp : int {
   op_max = 1, op_min, op_sum, op_prod, op_land, op_band, op_lor, op_bor, op_lxor, op_bxor,
-  op_minloc, op_maxloc
+  op_minloc, op_maxloc,
+  // One-sided accumulates only (MPI_REPLACE, MPI_NO_OP): no reduction kernel.
+  op_replace, op_no_op
 };
 constexpr int kFirstUserOp = 64;
 
@@ -84,11 +86,17 @@ inline std::size_t dense_type_size(PURE_Datatype type) {
   return t < 0 ? 0 : dense_type_sizes[static_cast<std::size_t>(t)];
 }
 
-// The predefined op of an op handle (op_max..op_maxloc), or 0 for a user op
+// The predefined op of an op handle (op_max..op_no_op), or 0 for a user op
 // or a handle that is not an op at all.
 inline int predefined_op(PURE_Op op) {
-  const int o = predefined_index(op, PURE_HANDLE_KIND_OP, op_maxloc + 1);
+  const int o = predefined_index(op, PURE_HANDLE_KIND_OP, op_no_op + 1);
   return o >= op_max ? o : 0;
+}
+
+// Whether a predefined op is one of the accumulate-only ones, which no
+// collective takes.
+inline bool accumulate_only(int predefined) {
+  return predefined == op_replace || predefined == op_no_op;
 }
 
 // The entry for an op handle and a datatype handle, or nullptr for a user
@@ -96,7 +104,7 @@ inline int predefined_op(PURE_Op op) {
 inline const DenseKernel* dense_kernel(PURE_Op op, PURE_Datatype type) {
   const int o = predefined_op(op);
   const int t = predefined_type_index(type);
-  if (o == 0 || t < 0) return nullptr;
+  if (o == 0 || o > op_maxloc || t < 0) return nullptr;
   const DenseKernel& k = dense_kernels[static_cast<std::size_t>(o)][static_cast<std::size_t>(t)];
   return k.kernel ? &k : nullptr;
 }
