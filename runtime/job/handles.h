@@ -4,6 +4,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <unordered_map>
 
 #include "base/handle.h"
 #include "channels/request.h"
@@ -33,6 +35,9 @@ class Handles {
   HandleTable<UserOp> ops{PURE_HANDLE_KIND_OP, kFirstUserOp};
   // Derived datatypes; the predefined ones live in Datatype::predefined.
   HandleTable<std::shared_ptr<Datatype>> types{PURE_HANDLE_KIND_DATATYPE, kPredefinedTypes};
+  // Names this rank gave predefined datatypes (pure_type_set_name); the
+  // predefined objects themselves are shared by every rank.
+  std::unordered_map<PURE_Datatype, std::string> predefined_type_names;
 
   Comm* comm(PURE_Comm handle) {
     std::unique_ptr<Comm>* c = comms.find(handle);

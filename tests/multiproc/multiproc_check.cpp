@@ -5,8 +5,10 @@
 // the check and the values and ends the job with exit code 1. On success
 // rank 0 prints "multiproc_check MODE: ok (N ranks, P processes)".
 //
-//   multiproc_check p2p | coll | comm | tasks | stress | huge | tagoverflow
+//   multiproc_check p2p | coll | comm | tasks | stress | huge | datatypes | tagoverflow
 #include <pure/pure.h>
+
+#include "check.h"
 
 #include <algorithm>
 #include <atomic>
@@ -18,21 +20,7 @@
 
 namespace {
 
-// Ranks are threads: per-rank globals must be thread-local.
-thread_local int g_rank = -1, g_size = -1;
 
-#define CHECK(cond, ...)                                                          \
-  do {                                                                            \
-    if (!(cond)) {                                                                \
-      std::fprintf(stderr, "multiproc_check: rank %d: %s:%d: check failed: %s: ", \
-                   g_rank, __FILE__, __LINE__, #cond);                            \
-      std::fprintf(stderr, __VA_ARGS__);                                          \
-      std::fprintf(stderr, "\n");                                                 \
-      pure_abort(PURE_COMM_WORLD, 1);                                             \
-    }                                                                             \
-  } while (0)
-
-#define OK(call) CHECK((call) == PURE_SUCCESS, "%s", #call)
 
 // The byte at position i of a message from `from` to `to` with sequence k.
 unsigned char pattern(int from, int to, int k, std::size_t i) {
@@ -823,6 +811,7 @@ extern "C" int pure_main(int argc, char** argv) {
   else if (mode == "tasks") run_tasks();
   else if (mode == "stress") run_stress();
   else if (mode == "huge") run_huge();
+  else if (mode == "datatypes") run_datatypes();
   else if (mode == "tagoverflow") {
     int* ub = nullptr;
     int flag = 0;
