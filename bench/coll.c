@@ -6,10 +6,14 @@
  * (bench_coll_pure, rank threads). Ranks may be threads, so there are no
  * mutable globals: all state lives on each rank's stack or heap.
  *
- * Rank 0 prints one line per measurement, meant for tools/bench.sh:
- *   <op> <bytes> <usec>   op is allreduce, barrier, bcast, reduce or alltoall;
- *                         bytes is the message size (per pair for alltoall,
- *                         0 for barrier); usec the mean time of one call.
+ * Rank 0 prints JSON Lines, one object per line, for tools/bench_report.py:
+ *   {"bench":"coll","kind":"config","ranks":N,"batches":B,"batch_ms":2}
+ *       with "yield_when_idle":0|1 under Open MPI (whether idle processes
+ *       yield the core, which mpirun turns on when it oversubscribes)
+ *   {"bench":"coll","kind":<op>,"bytes":S,"usec":T}
+ *       op is allreduce, barrier, bcast, reduce or alltoall; bytes is the
+ *       message size (per pair for alltoall, 0 for barrier); usec the mean
+ *       time of one call.
  * Timing. A batch is a barrier, then `iterations` back-to-back calls; each
  * rank times its own calls and the batch's time is the slowest rank's
  * (MPI_MAX over the ranks), divided by the iterations. The reported time is
@@ -206,7 +210,8 @@ static void measure(const struct context* c, const struct measurement* m, int ba
     if (t < best) best = t;
   }
   if (c->rank == 0) {
-    printf("%s %zu %.4f\n", kOpNames[m->op], m->bytes, best * 1e6);
+    printf("{\"bench\":\"coll\",\"kind\":\"%s\",\"bytes\":%zu,\"usec\":%.4f}\n", kOpNames[m->op],
+           m->bytes, best * 1e6);
     fflush(stdout);
   }
 }
@@ -269,7 +274,8 @@ static int sweep(size_t lo, size_t hi, struct measurement* out) {
 }
 
 /* Open MPI only: whether idle processes yield the core, which Open MPI turns
- * on by itself when mpirun oversubscribes the node. */
+ * on by itself when mpirun oversubscribes the node, as a member of the
+ * config record (",\"yield_when_idle\":0|1"); nothing elsewhere. */
 static void print_yield_mode(void) {
 #if defined(OPEN_MPI) && OPEN_MPI
   int provided = 0;
@@ -281,7 +287,7 @@ static void print_yield_mode(void) {
   if (MPI_T_cvar_get_index("mpi_yield_when_idle", &index) == MPI_SUCCESS &&
       MPI_T_cvar_handle_alloc(index, NULL, &handle, &count) == MPI_SUCCESS) {
     if (MPI_T_cvar_read(handle, value) == MPI_SUCCESS)
-      printf("# open mpi: mpi_yield_when_idle %d\n", value[0] != 0);
+      printf(",\"yield_when_idle\":%d", value[0] != 0);
     MPI_T_cvar_handle_free(&handle);
   }
   MPI_T_finalize();
@@ -324,10 +330,10 @@ int main(int argc, char** argv) {
   const int n = opts.sweep_lo ? sweep(opts.sweep_lo, opts.sweep_hi, plan) : suite(plan);
 
   if (c.rank == 0) {
-    printf("# bench_coll: %d ranks, %d batches of about %.0f ms\n", c.size, opts.batches,
-           kBatchSeconds * 1e3);
-    printf("# <op> <bytes> <usec>: mean per call of the slowest rank, min over batches\n");
+    printf("{\"bench\":\"coll\",\"kind\":\"config\",\"ranks\":%d,\"batches\":%d,\"batch_ms\":%g",
+           c.size, opts.batches, kBatchSeconds * 1e3);
     print_yield_mode();
+    printf("}\n");
     fflush(stdout);
   }
   for (int i = 0; i < n; ++i) measure(&c, &plan[i], opts.batches);

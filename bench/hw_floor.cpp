@@ -20,6 +20,10 @@
 //                          pointer included
 //
 // Each figure is the best of 20 batches. Usage: hw_floor [--quick]
+// Prints JSON Lines for tools/bench_report.py, one object per figure:
+//   {"bench":"floor","kind":"one_line","ns":N}
+// kinds one_line, two_lines, exchange, yield_switch, fiber_switch; "ns" is
+// null for the fiber switch where fibers are not supported.
 #include <pthread.h>
 #include <sched.h>
 
@@ -141,6 +145,11 @@ double fiber_switch(long n) {
   return ns / (static_cast<double>(kRanks) * static_cast<double>(n));
 }
 
+void print(const char* kind, double ns) {
+  std::printf("{\"bench\":\"floor\",\"kind\":\"%s\",\"ns\":%.1f}\n", kind, ns);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -150,13 +159,13 @@ int main(int argc, char** argv) {
     return 1;
   }
   const long n = quick ? 400000 : 2000000;
-  std::printf("one-way, one line    %8.1f ns\n", one_line(n));
-  std::printf("one-way, two lines   %8.1f ns\n", two_lines(n));
-  std::printf("exchange             %8.1f ns\n", exchange(n));
-  std::printf("yield switch         %8.1f ns\n", yield_switch(quick ? 20000 : 100000));
+  print("one_line", one_line(n));
+  print("two_lines", two_lines(n));
+  print("exchange", exchange(n));
+  print("yield_switch", yield_switch(quick ? 20000 : 100000));
   if (pure::Fibers::supported())
-    std::printf("fiber switch         %8.1f ns\n", fiber_switch(quick ? 200000 : 1000000));
+    print("fiber_switch", fiber_switch(quick ? 200000 : 1000000));
   else
-    std::printf("fiber switch         (not available on this machine)\n");
+    std::printf("{\"bench\":\"floor\",\"kind\":\"fiber_switch\",\"ns\":null}\n");
   return 0;
 }

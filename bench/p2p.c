@@ -6,11 +6,14 @@
  * (bench_p2p_pure, rank threads). Ranks may be threads, so there are no
  * mutable globals: all state lives on each rank's stack or heap.
  *
- * Rank 0 prints one line per measurement, meant for tools/bench.sh:
- *   lat <bytes> <usec>   one-way latency = half the round trip; the mean over
- *                        a batch of round trips, minimum over the batches
- *   bw <bytes> <GB/s>    a window of 64 isend/irecv then a 1-byte ack,
- *                        repeated; 1e9 bytes/s, maximum over the batches
+ * Rank 0 prints JSON Lines, one object per line, for tools/bench_report.py:
+ *   {"bench":"p2p","kind":"config","ranks":N,"batches":B,"window":64}
+ *   {"bench":"p2p","kind":"lat","bytes":S,"usec":T}
+ *       one-way latency = half the round trip; the mean over a batch of round
+ *       trips, minimum over the batches
+ *   {"bench":"p2p","kind":"bw","bytes":S,"gb_per_s":G}
+ *       a window of 64 isend/irecv then a 1-byte ack, repeated; 1e9 bytes/s,
+ *       maximum over the batches
  * Every batch is preceded by a handshake and an untimed warm-up batch runs
  * first for every size. Every batch's received bytes are checked against a
  * pattern that depends on the size, so a benchmark that moves no data fails
@@ -227,10 +230,8 @@ int main(int argc, char** argv) {
   memset(b.recv, 0, kMaxBytes); /* touch every page before timing */
 
   if (rank == 0) {
-    printf("# bench_p2p: ranks 0 and 1 of %d, %d batches, window %d\n", size, opts.batches,
-           (int)kWindow);
-    printf("# lat <bytes> <usec>: one-way (half round trip), min over batches of the batch mean\n");
-    printf("# bw <bytes> <GB/s>: 1e9 bytes/s, max over batches\n");
+    printf("{\"bench\":\"p2p\",\"kind\":\"config\",\"ranks\":%d,\"batches\":%d,\"window\":%d}\n",
+           size, opts.batches, (int)kWindow);
     fflush(stdout);
   }
 
@@ -254,8 +255,10 @@ int main(int argc, char** argv) {
     }
 
     if (rank == 0) {
-      printf("lat %zu %.4f\n", bytes, best_latency * 1e6);
-      printf("bw %zu %.4f\n", bytes, best_bandwidth / 1e9);
+      printf("{\"bench\":\"p2p\",\"kind\":\"lat\",\"bytes\":%zu,\"usec\":%.4f}\n", bytes,
+             best_latency * 1e6);
+      printf("{\"bench\":\"p2p\",\"kind\":\"bw\",\"bytes\":%zu,\"gb_per_s\":%.4f}\n", bytes,
+             best_bandwidth / 1e9);
       fflush(stdout);
     }
   }

@@ -5,6 +5,10 @@
  *
  *   scale ranks=<N> process_peak_rss_kb=<KB>
  *
+ * or, with --json, the same as a JSON line for tools/bench_report.py:
+ *
+ *   {"bench":"scale","kind":"memory","ranks":<N>,"process_peak_rss_kb":<KB>}
+ *
  * Built against Open MPI (one process per rank) and against Pure's <mpi.h>
  * (one process for all ranks): tools/bench.sh scale compares the two.
  * With --max-rss-kb N, the job fails when the peak is above N (a test). */
@@ -25,8 +29,11 @@ static long peak_rss_kb(void) {
 
 int main(int argc, char** argv) {
   long limit = 0;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (strcmp(argv[i], "--max-rss-kb") == 0) limit = strtol(argv[i + 1], NULL, 10);
+  int json = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--max-rss-kb") == 0 && i + 1 < argc) limit = strtol(argv[i + 1], NULL, 10);
+    if (strcmp(argv[i], "--json") == 0) json = 1;
+  }
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -42,7 +49,11 @@ int main(int argc, char** argv) {
   MPI_Finalize();
   if (rank != 0) return 0;
   const long kb = peak_rss_kb();
-  printf("scale ranks=%d process_peak_rss_kb=%ld\n", size, kb);
+  if (json)
+    printf("{\"bench\":\"scale\",\"kind\":\"memory\",\"ranks\":%d,\"process_peak_rss_kb\":%ld}\n",
+           size, kb);
+  else
+    printf("scale ranks=%d process_peak_rss_kb=%ld\n", size, kb);
   if (limit > 0 && kb > limit) {
     fprintf(stderr, "scale: peak resident memory %ld KB at %d ranks is over %ld KB\n", kb, size,
             limit);

@@ -34,9 +34,10 @@ Contents contents_of(PURE_Datatype t) {
   c.ints.resize(static_cast<std::size_t>(ni));
   c.aints.resize(static_cast<std::size_t>(na));
   c.types.resize(static_cast<std::size_t>(nd));
-  if (c.combiner != PURE_COMBINER_NAMED)
+  if (c.combiner != PURE_COMBINER_NAMED) {
     EXPECT_PURE_OK(pure_type_get_contents(t, ni, na, nd, c.ints.data(), c.aints.data(),
                                           c.types.data()));
+  }
   return c;
 }
 
@@ -44,7 +45,7 @@ void free_derived(std::vector<PURE_Datatype>& types) {
   for (PURE_Datatype& t : types) {
     int ni, na, nd, combiner;
     pure_type_get_envelope(t, &ni, &na, &nd, &combiner);
-    if (combiner != PURE_COMBINER_NAMED) EXPECT_PURE_OK(pure_type_free(&t));
+    if (combiner != PURE_COMBINER_NAMED) { EXPECT_PURE_OK(pure_type_free(&t)); }
   }
 }
 
@@ -328,7 +329,7 @@ TEST(DatatypeNames, PredefinedTypesHaveTheirNamesAndProgramsGiveTheirOwn) {
     EXPECT_PURE_OK(pure_type_get_name(d, name, &len));
     EXPECT_EQ(len, 0);
     // Renaming a predefined type is this rank's business only.
-    if (rank == 0) EXPECT_PURE_OK(pure_type_set_name(PURE_FLOAT, "real"));
+    if (rank == 0) { EXPECT_PURE_OK(pure_type_set_name(PURE_FLOAT, "real")); }
     EXPECT_PURE_OK(pure_barrier(W));
     EXPECT_PURE_OK(pure_type_get_name(PURE_FLOAT, name, &len));
     EXPECT_STREQ(name, rank == 0 ? "real" : "PURE_FLOAT");
@@ -444,7 +445,7 @@ TEST(DatatypeMpi1, RemovedNamesKeepTheirMeaning) {
 
 TEST(DatatypeQueries, AddressArithmetic) {
   on_ranks(2, [](int, int) {
-    double grid[8];
+    double grid[8] = {};
     PURE_Aint base, fifth;
     EXPECT_PURE_OK(pure_get_address(&grid[0], &base));
     EXPECT_PURE_OK(pure_get_address(&grid[5], &fifth));

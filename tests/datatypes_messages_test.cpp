@@ -459,12 +459,12 @@ TEST_P(DatatypeMessages, LargeCountCallsMatchTheirIntTwins) {
     EXPECT_EQ(all[2], -total);
     long long root_sum[3] = {0, 0, 0};
     EXPECT_PURE_OK(pure_reduce_c(mine, root_sum, 3, PURE_LONG_LONG, PURE_SUM, size - 1, W));
-    if (rank == size - 1) EXPECT_EQ(root_sum[1], size);
+    if (rank == size - 1) { EXPECT_EQ(root_sum[1], size); }
     long long prefix[3], before[3] = {0, 0, 0};
     EXPECT_PURE_OK(pure_scan_c(mine, prefix, 3, PURE_LONG_LONG, op, W));
     EXPECT_EQ(prefix[1], rank + 1);
     EXPECT_PURE_OK(pure_exscan_c(mine, before, 3, PURE_LONG_LONG, PURE_SUM, W));
-    if (rank > 0) EXPECT_EQ(before[1], rank);
+    if (rank > 0) { EXPECT_EQ(before[1], rank); }
     long long acc[3] = {1, 2, 3};
     EXPECT_PURE_OK(pure_reduce_local_c(mine, acc, 3, PURE_LONG_LONG, op));
     EXPECT_EQ(acc[0], 1 + rank);
@@ -486,7 +486,7 @@ TEST_P(DatatypeMessages, LargeCountCallsMatchTheirIntTwins) {
     std::vector<int> gathered(static_cast<std::size_t>(2 * size), -1);
     const int two[2] = {rank, 2 * rank};
     EXPECT_PURE_OK(pure_gather_c(two, 2, PURE_INT, gathered.data(), 2, PURE_INT, 0, W));
-    if (rank == 0) EXPECT_EQ(gathered[static_cast<std::size_t>(2 * size - 1)], 2 * (size - 1));
+    if (rank == 0) { EXPECT_EQ(gathered[static_cast<std::size_t>(2 * size - 1)], 2 * (size - 1)); }
     std::vector<PURE_Count> counts(static_cast<std::size_t>(size), 2);
     std::vector<PURE_Aint> displs(static_cast<std::size_t>(size));
     for (int r = 0; r < size; ++r)
@@ -494,10 +494,10 @@ TEST_P(DatatypeMessages, LargeCountCallsMatchTheirIntTwins) {
     std::fill(gathered.begin(), gathered.end(), -1);
     EXPECT_PURE_OK(pure_gatherv_c(two, 2, PURE_INT, gathered.data(), counts.data(),
                                   displs.data(), PURE_INT, 0, W));
-    if (rank == 0) EXPECT_EQ(gathered[0], size - 1);
+    if (rank == 0) { EXPECT_EQ(gathered[0], size - 1); }
     int got2[2] = {-1, -1};
     EXPECT_PURE_OK(pure_scatter_c(gathered.data(), 2, PURE_INT, got2, 2, PURE_INT, 0, W));
-    if (rank == 0) EXPECT_EQ(got2[0], size - 1);
+    if (rank == 0) { EXPECT_EQ(got2[0], size - 1); }
     EXPECT_PURE_OK(pure_scatterv_c(gathered.data(), counts.data(), displs.data(), PURE_INT, got2,
                                    2, PURE_INT, 0, W));
     EXPECT_EQ(got2[0], rank);  // reversed twice

@@ -14,6 +14,10 @@ namespace pure_testing {
 inline pure::Config job_config(pure::Config base) {
   const char* fibers = std::getenv("PURE_FIBERS");
   if (fibers && std::string(fibers) == "off") base.fibers = false;
+  // PURE_TRACE=path traces every job (each overwrites the file): the suites
+  // then run with every trace hook live (tests/CMakeLists.txt, *_traced).
+  const char* trace = std::getenv("PURE_TRACE");
+  if (trace && *trace && base.trace_path.empty()) base.trace_path = trace;
   return base;
 }
 

@@ -104,8 +104,17 @@ TEST_P(P2P, EnvironmentQueries) {
     EXPECT_PURE_OK(pure_comm_get_attr(W, PURE_TAG_UB, &tag_ub, &flag));
     EXPECT_EQ(flag, 1);
     if (tag_ub) { EXPECT_GE(*tag_ub, 32767); }  // the MPI minimum
-    EXPECT_PURE_OK(pure_comm_get_attr(W, 12345, &tag_ub, &flag));
+    // A keyval with no attribute set: flag 0. A number that names no
+    // keyval is MPI_ERR_KEYVAL (attributes_test checks the rest).
+    int keyval = PURE_KEYVAL_INVALID;
+    EXPECT_PURE_OK(pure_comm_create_keyval(PURE_COMM_NULL_COPY_FN, PURE_COMM_NULL_DELETE_FN,
+                                           &keyval, nullptr));
+    EXPECT_PURE_OK(pure_comm_get_attr(W, keyval, &tag_ub, &flag));
     EXPECT_EQ(flag, 0);
+    EXPECT_PURE_OK(pure_comm_free_keyval(&keyval));
+    EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_RETURN));
+    EXPECT_EQ(pure_comm_get_attr(W, 12345, &tag_ub, &flag), PURE_ERR_KEYVAL);
+    EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_ARE_FATAL));
 
     PURE_Errhandler eh = PURE_ERRHANDLER_NULL;
     EXPECT_PURE_OK(pure_comm_get_errhandler(W, &eh));

@@ -14,14 +14,16 @@ pure_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The Clang 14 packages are for tools/mpi2pure (clang-14 brings the builtin
 # headers it parses with) and for the Clang ThreadSanitizer tree of
 # tools/test.sh (libclang-rt-14-dev holds the sanitizer runtimes, which
-# Debian only recommends).
+# Debian only recommends). tools/bench_report.py runs on Debian's python3;
+# matplotlib draws the figures of tools/bench.sh --plot and tools/trace_plot.py.
 pure_packages=(
   build-essential cmake ninja-build pkg-config
-  libhwloc-dev libboost-dev
+  libhwloc-dev libboost-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin
   libmpich-dev mpich
   libgtest-dev libgmock-dev libbenchmark-dev
   libclang-cpp14-dev libclang-14-dev llvm-14-dev clang-14 libclang-rt-14-dev
+  python3 python3-matplotlib
 )
 
 pure_install_deps() {

@@ -23,11 +23,12 @@ struct stencil_options {
   double heavy;      /* --heavy: the heavy region, as a fraction of the array */
   double jitter;     /* --jitter: per-cell random work, as a fraction of the base */
   uint64_t seed;     /* --seed */
+  int json;          /* --format json: the result line as a JSON object */
 };
 
 #define STENCIL_USAGE                                                                         \
   "usage: rand_stencil [--n CELLS] [--iters T] [--work W] [--imbalance X]\n"                 \
-  "                    [--heavy F] [--jitter J] [--seed S]\n"                                \
+  "                    [--heavy F] [--jitter J] [--seed S] [--format text|json]\n"          \
   "  --n CELLS      cells in the global 1-D array, >= ranks (default 65536)\n"               \
   "  --iters T      stencil iterations (default 100)\n"                                      \
   "  --work W       mean inner iterations per cell and iteration (default 64)\n"             \
@@ -37,7 +38,8 @@ struct stencil_options {
   "  --heavy F      0..1: the heavy region, cells [0, F*n) (default 0.25)\n"                 \
   "  --jitter J     0..1: random per-cell work, up to J times the base, moved\n"             \
   "                 between the two cells of a pair (default 0.5)\n"                         \
-  "  --seed S       seed of the initial values and the jitter (default 1)\n"
+  "  --seed S       seed of the initial values and the jitter (default 1)\n"                 \
+  "  --format F     the result line as text or as one JSON object (default text)\n"
 
 /* Parses `text` as an integer in [lo, hi]; returns 1 on success. */
 static inline int stencil_parse_int(const char* text, int64_t lo, int64_t hi, int64_t* out) {
@@ -70,6 +72,7 @@ static inline int stencil_parse_options(int argc, char** argv, struct stencil_op
   o->heavy = 0.25;
   o->jitter = 0.5;
   o->seed = 1;
+  o->json = 0;
   for (int a = 1; a < argc; ++a) {
     const char* arg = argv[a];
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) return 1;
@@ -97,6 +100,9 @@ static inline int stencil_parse_options(int argc, char** argv, struct stencil_op
     } else if (STENCIL_IS("--seed")) {
       ok = stencil_parse_int(value, 0, INT64_MAX, &seed);
       o->seed = (uint64_t)seed;
+    } else if (STENCIL_IS("--format")) {
+      ok = strcmp(value, "text") == 0 || strcmp(value, "json") == 0;
+      o->json = strcmp(value, "json") == 0;
     } else {
       known = 0;
     }
@@ -121,11 +127,21 @@ static inline struct stencil_work stencil_options_work(const struct stencil_opti
   return stencil_work_make(o->n, (uint64_t)o->work, o->imbalance, o->heavy, o->jitter, o->seed);
 }
 
-/* The result line, printed by rank 0; tools and tests parse it by field name. */
+/* The result line, printed by rank 0; tools and tests parse it by field name
+ * (text) or read it as JSON (--format json, for tools/bench_report.py). */
 static inline void stencil_print_result(const char* version, const struct stencil_options* o,
                                         const uint64_t sums[STENCIL_SUMS], double seconds,
                                         int ranks) {
   const double mean = (double)sums[STENCIL_SUM_FIXED] / 4294967296.0 / (double)o->n;
+  if (o->json) {
+    printf("{\"bench\":\"rand_stencil\",\"kind\":\"result\",\"checksum\":\"0x%016" PRIx64
+           "\",\"mean\":%.17g,\"work\":%" PRIu64 ",\"time\":%.6f,\"ranks\":%d,\"version\":\"%s\","
+           "\"n\":%" PRId64 ",\"iters\":%" PRId64 ",\"imbalance\":%g}\n",
+           sums[STENCIL_SUM_HASH], mean, sums[STENCIL_SUM_WORK], seconds, ranks, version, o->n,
+           o->iters, o->imbalance);
+    fflush(stdout);
+    return;
+  }
   printf("rand_stencil: checksum 0x%016" PRIx64 " mean %.17g work %" PRIu64
          " time %.6f ranks %d version %s n %" PRId64 " iters %" PRId64 " imbalance %g\n",
          sums[STENCIL_SUM_HASH], mean, sums[STENCIL_SUM_WORK], seconds, ranks, version, o->n,

@@ -5,8 +5,9 @@
  * codes and semantics; MPI_FOO constants become PURE_FOO; MPI_Type becomes
  * PURE_Type.
  *
- * Handles for communicators, datatypes, ops, groups and error handlers are
- * integers whose top byte names their kind, so that passing one kind where
+ * Handles for communicators, datatypes, ops, groups, error handlers, info
+ * objects and attribute keys (keyvals) are integers whose top byte names
+ * their kind, so that passing one kind where
  * another is expected is reported as an invalid handle, never misread.
  * Every null handle is 0, so a zero-initialised handle is a null one.
  * Requests are pointers to runtime-owned objects.
@@ -135,12 +136,6 @@ typedef void PURE_User_function(void* invec, void* inoutvec, int* len,
 #define PURE_UNDEFINED (-32766)
 #define PURE_IN_PLACE ((void*)1)
 #define PURE_MAX_OBJECT_NAME 128
-
-/* attributes for pure_comm_get_attr */
-#define PURE_TAG_UB 1
-#define PURE_WTIME_IS_GLOBAL 2
-#define PURE_HOST 3
-#define PURE_IO 4
 
 /* thread levels */
 #define PURE_THREAD_SINGLE 0
@@ -331,6 +326,118 @@ int pure_send_msg(const void* buf, int count, PURE_Datatype datatype, int dest, 
                   PURE_Comm comm);
 int pure_recv_msg(void* buf, int count, PURE_Datatype datatype, int source, int tag,
                   PURE_Comm comm, PURE_Status* status);
+
+/* ---- nonblocking collectives (MPI-3) --------------------------------------------
+ * Several may be in flight on one communicator; they complete in any order
+ * through the wait and test calls, together with point-to-point requests,
+ * and are matched across ranks by the order in which each rank starts
+ * them. They never match point-to-point messages. */
+int pure_ibarrier(PURE_Comm comm, PURE_Request* request);
+int pure_ibcast(void* buffer, int count, PURE_Datatype datatype, int root, PURE_Comm comm,
+                PURE_Request* request);
+int pure_ireduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
+                 PURE_Op op, int root, PURE_Comm comm, PURE_Request* request);
+int pure_iallreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
+                    PURE_Op op, PURE_Comm comm, PURE_Request* request);
+int pure_igather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                 int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm,
+                 PURE_Request* request);
+int pure_igatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                  const int recvcounts[], const int displs[], PURE_Datatype recvtype, int root,
+                  PURE_Comm comm, PURE_Request* request);
+int pure_iscatter(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                  int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm,
+                  PURE_Request* request);
+int pure_iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                   PURE_Datatype sendtype, void* recvbuf, int recvcount, PURE_Datatype recvtype,
+                   int root, PURE_Comm comm, PURE_Request* request);
+int pure_iallgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                    int recvcount, PURE_Datatype recvtype, PURE_Comm comm,
+                    PURE_Request* request);
+int pure_iallgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                     const int recvcounts[], const int displs[], PURE_Datatype recvtype,
+                     PURE_Comm comm, PURE_Request* request);
+int pure_ialltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
+                   int recvcount, PURE_Datatype recvtype, PURE_Comm comm, PURE_Request* request);
+int pure_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                    PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                    const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm,
+                    PURE_Request* request);
+/* Displacements in bytes, a datatype per peer. */
+int pure_alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   const PURE_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                   const int rdispls[], const PURE_Datatype recvtypes[], PURE_Comm comm);
+int pure_ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                    const PURE_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                    const int rdispls[], const PURE_Datatype recvtypes[], PURE_Comm comm,
+                    PURE_Request* request);
+int pure_ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                               PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
+                               PURE_Request* request);
+int pure_ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                         PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
+                         PURE_Request* request);
+int pure_iscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype, PURE_Op op,
+               PURE_Comm comm, PURE_Request* request);
+int pure_iexscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
+                 PURE_Op op, PURE_Comm comm, PURE_Request* request);
+/* *newcomm may be used once the request completed. */
+int pure_comm_idup(PURE_Comm comm, PURE_Comm* newcomm, PURE_Request* request);
+
+/* ---- persistent point-to-point ---------------------------------------------------
+ * A persistent request is inactive until pure_start; a wait or test that
+ * finds it complete makes it inactive again and leaves the handle valid
+ * (a wait or test on an inactive request returns at once with an empty
+ * status); pure_request_free ends it. */
+int pure_send_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                   PURE_Comm comm, PURE_Request* request);
+int pure_bsend_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                    PURE_Comm comm, PURE_Request* request);
+int pure_ssend_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                    PURE_Comm comm, PURE_Request* request);
+int pure_rsend_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
+                    PURE_Comm comm, PURE_Request* request);
+int pure_recv_init(void* buf, int count, PURE_Datatype datatype, int source, int tag,
+                   PURE_Comm comm, PURE_Request* request);
+int pure_start(PURE_Request* request);
+int pure_startall(int count, PURE_Request array_of_requests[]);
+
+/* ---- matched probe (MPI-3) -------------------------------------------------------
+ * A matched probe takes the message out of matching: only a pure_mrecv or
+ * pure_imrecv of its handle receives it. */
+typedef int PURE_Message;
+#define PURE_HANDLE_KIND_MESSAGE 0x71000000
+#define PURE_MESSAGE_NULL ((PURE_Message)0)
+/* What a matched probe of PURE_PROC_NULL returns; receiving it completes at
+ * once with the status of PURE_PROC_NULL. */
+#define PURE_MESSAGE_NO_PROC ((PURE_Message)(PURE_HANDLE_KIND_MESSAGE | 1))
+int pure_mprobe(int source, int tag, PURE_Comm comm, PURE_Message* message, PURE_Status* status);
+int pure_improbe(int source, int tag, PURE_Comm comm, int* flag, PURE_Message* message,
+                 PURE_Status* status);
+int pure_mrecv(void* buf, int count, PURE_Datatype datatype, PURE_Message* message,
+               PURE_Status* status);
+int pure_imrecv(void* buf, int count, PURE_Datatype datatype, PURE_Message* message,
+                PURE_Request* request);
+
+/* ---- more on requests: generalized requests, status, isendrecv (MPI-2, MPI-4) ---- */
+typedef int PURE_Grequest_query_function(void* extra_state, PURE_Status* status);
+typedef int PURE_Grequest_free_function(void* extra_state);
+typedef int PURE_Grequest_cancel_function(void* extra_state, int complete);
+int pure_grequest_start(PURE_Grequest_query_function* query_fn,
+                        PURE_Grequest_free_function* free_fn,
+                        PURE_Grequest_cancel_function* cancel_fn, void* extra_state,
+                        PURE_Request* request);
+/* May be called from any thread, also one that is not a rank. */
+int pure_grequest_complete(PURE_Request request);
+int pure_status_set_cancelled(PURE_Status* status, int flag);
+/* (pure_status_set_elements: with the datatypes, by pure_get_elements) */
+/* Like pure_test, but leaves the request as it is (not freed, not inactive). */
+int pure_request_get_status(PURE_Request request, int* flag, PURE_Status* status);
+int pure_isendrecv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, int dest,
+                   int sendtag, void* recvbuf, int recvcount, PURE_Datatype recvtype, int source,
+                   int recvtag, PURE_Comm comm, PURE_Request* request);
+int pure_isendrecv_replace(void* buf, int count, PURE_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, PURE_Comm comm, PURE_Request* request);
 
 /* ---- datatypes ------------------------------------------------------------------- */
 int pure_type_contiguous(int count, PURE_Datatype oldtype, PURE_Datatype* newtype);
@@ -613,6 +720,216 @@ int pure_unpack_external_c(const char datarep[], const void* inbuf, PURE_Count i
                            PURE_Datatype datatype);
 int pure_pack_external_size_c(const char datarep[], PURE_Count incount, PURE_Datatype datatype,
                               PURE_Count* size);
+
+/* ==== communicators beyond the basics (MPI 3.1 chapters 6-8): group
+ * algebra, creation by a group alone, intercommunicators, process
+ * topologies and neighbourhood collectives, attribute caching, info
+ * objects, user error handlers and error classes ==================== */
+
+typedef int PURE_Info;
+#define PURE_HANDLE_KIND_INFO 0x6B000000
+#define PURE_HANDLE_KIND_KEYVAL 0x7C000000
+
+#define PURE_INFO_NULL ((PURE_Info)0)
+/* What the job was started with: command, argv, maxprocs, thread_level. */
+#define PURE_INFO_ENV ((PURE_Info)(PURE_HANDLE_KIND_INFO | 1))
+#define PURE_MAX_INFO_KEY 255
+#define PURE_MAX_INFO_VAL 1024
+
+/* more error classes (Open MPI's values) */
+#define PURE_ERR_INFO_KEY 31
+#define PURE_ERR_INFO_NOKEY 32
+#define PURE_ERR_INFO_VALUE 33
+#define PURE_ERR_INFO 34
+#define PURE_ERR_KEYVAL 36
+
+/* The root of an intercommunicator collective names itself PURE_ROOT; the
+ * other members of its group pass PURE_PROC_NULL. */
+#define PURE_ROOT (-3)
+
+/* pure_comm_split_type: the ranks that share this rank's process. */
+#define PURE_COMM_TYPE_SHARED 1
+
+/* ---- groups ---- */
+int pure_group_union(PURE_Group group1, PURE_Group group2, PURE_Group* newgroup);
+int pure_group_intersection(PURE_Group group1, PURE_Group group2, PURE_Group* newgroup);
+int pure_group_difference(PURE_Group group1, PURE_Group group2, PURE_Group* newgroup);
+int pure_group_range_incl(PURE_Group group, int n, int ranges[][3], PURE_Group* newgroup);
+int pure_group_range_excl(PURE_Group group, int n, int ranges[][3], PURE_Group* newgroup);
+
+/* ---- creating communicators ---- */
+int pure_comm_create_group(PURE_Comm comm, PURE_Group group, int tag, PURE_Comm* newcomm);
+int pure_comm_split_type(PURE_Comm comm, int split_type, int key, PURE_Info info,
+                         PURE_Comm* newcomm);
+int pure_comm_dup_with_info(PURE_Comm comm, PURE_Info info, PURE_Comm* newcomm);
+/* Hints a communicator keeps: MPI 4's mpi_assert_no_any_tag,
+ * mpi_assert_no_any_source, mpi_assert_exact_length and
+ * mpi_assert_allow_overtaking ("true" or "false"); others are ignored. */
+int pure_comm_set_info(PURE_Comm comm, PURE_Info info);
+int pure_comm_get_info(PURE_Comm comm, PURE_Info* info_used);
+
+/* ---- intercommunicators ---- */
+int pure_comm_test_inter(PURE_Comm comm, int* flag);
+int pure_comm_remote_size(PURE_Comm comm, int* size);
+int pure_comm_remote_group(PURE_Comm comm, PURE_Group* group);
+int pure_intercomm_create(PURE_Comm local_comm, int local_leader, PURE_Comm peer_comm,
+                          int remote_leader, int tag, PURE_Comm* newintercomm);
+int pure_intercomm_merge(PURE_Comm intercomm, int high, PURE_Comm* newintracomm);
+
+/* ---- process topologies ---- */
+#define PURE_GRAPH 1
+#define PURE_CART 2
+#define PURE_DIST_GRAPH 3
+#define PURE_UNWEIGHTED ((int*)2)
+#define PURE_WEIGHTS_EMPTY ((int*)3)
+
+int pure_dims_create(int nnodes, int ndims, int dims[]);
+int pure_cart_create(PURE_Comm comm_old, int ndims, const int dims[], const int periods[],
+                     int reorder, PURE_Comm* comm_cart);
+int pure_cart_get(PURE_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+int pure_cartdim_get(PURE_Comm comm, int* ndims);
+int pure_cart_rank(PURE_Comm comm, const int coords[], int* rank);
+int pure_cart_coords(PURE_Comm comm, int rank, int maxdims, int coords[]);
+int pure_cart_shift(PURE_Comm comm, int direction, int disp, int* rank_source, int* rank_dest);
+int pure_cart_sub(PURE_Comm comm, const int remain_dims[], PURE_Comm* newcomm);
+int pure_cart_map(PURE_Comm comm, int ndims, const int dims[], const int periods[],
+                  int* newrank);
+int pure_graph_create(PURE_Comm comm_old, int nnodes, const int index[], const int edges[],
+                      int reorder, PURE_Comm* comm_graph);
+int pure_graphdims_get(PURE_Comm comm, int* nnodes, int* nedges);
+int pure_graph_get(PURE_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+int pure_graph_neighbors_count(PURE_Comm comm, int rank, int* nneighbors);
+int pure_graph_neighbors(PURE_Comm comm, int rank, int maxneighbors, int neighbors[]);
+int pure_graph_map(PURE_Comm comm, int nnodes, const int index[], const int edges[],
+                   int* newrank);
+int pure_dist_graph_create_adjacent(PURE_Comm comm_old, int indegree, const int sources[],
+                                    const int sourceweights[], int outdegree,
+                                    const int destinations[], const int destweights[],
+                                    PURE_Info info, int reorder, PURE_Comm* comm_dist_graph);
+int pure_dist_graph_create(PURE_Comm comm_old, int n, const int sources[], const int degrees[],
+                           const int destinations[], const int weights[], PURE_Info info,
+                           int reorder, PURE_Comm* comm_dist_graph);
+int pure_dist_graph_neighbors_count(PURE_Comm comm, int* indegree, int* outdegree,
+                                    int* weighted);
+int pure_dist_graph_neighbors(PURE_Comm comm, int maxindegree, int sources[],
+                              int sourceweights[], int maxoutdegree, int destinations[],
+                              int destweights[]);
+int pure_topo_test(PURE_Comm comm, int* status);
+
+/* Neighbourhood collectives (blocking). */
+int pure_neighbor_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
+                            void* recvbuf, int recvcount, PURE_Datatype recvtype,
+                            PURE_Comm comm);
+int pure_neighbor_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
+                             void* recvbuf, const int recvcounts[], const int displs[],
+                             PURE_Datatype recvtype, PURE_Comm comm);
+int pure_neighbor_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
+                           void* recvbuf, int recvcount, PURE_Datatype recvtype, PURE_Comm comm);
+int pure_neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                            PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                            const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm);
+int pure_neighbor_alltoallw(const void* sendbuf, const int sendcounts[],
+                            const PURE_Aint sdispls[], const PURE_Datatype sendtypes[],
+                            void* recvbuf, const int recvcounts[], const PURE_Aint rdispls[],
+                            const PURE_Datatype recvtypes[], PURE_Comm comm);
+
+/* ---- attribute caching ----
+ * A get stores the attribute's value (a void*) where attribute_val
+ * points; for the predefined attributes that value points to an int. */
+#define PURE_KEYVAL_INVALID 0
+#define PURE_TAG_UB (PURE_HANDLE_KIND_KEYVAL | 1)
+#define PURE_WTIME_IS_GLOBAL (PURE_HANDLE_KIND_KEYVAL | 2)
+#define PURE_HOST (PURE_HANDLE_KIND_KEYVAL | 3)
+#define PURE_IO (PURE_HANDLE_KIND_KEYVAL | 4)
+#define PURE_APPNUM (PURE_HANDLE_KIND_KEYVAL | 5)
+#define PURE_UNIVERSE_SIZE (PURE_HANDLE_KIND_KEYVAL | 6)
+#define PURE_LASTUSEDCODE (PURE_HANDLE_KIND_KEYVAL | 7)
+
+typedef int PURE_Comm_copy_attr_function(PURE_Comm oldcomm, int comm_keyval, void* extra_state,
+                                         void* attribute_val_in, void* attribute_val_out,
+                                         int* flag);
+typedef int PURE_Comm_delete_attr_function(PURE_Comm comm, int comm_keyval, void* attribute_val,
+                                           void* extra_state);
+typedef int PURE_Type_copy_attr_function(PURE_Datatype oldtype, int type_keyval,
+                                         void* extra_state, void* attribute_val_in,
+                                         void* attribute_val_out, int* flag);
+typedef int PURE_Type_delete_attr_function(PURE_Datatype datatype, int type_keyval,
+                                           void* attribute_val, void* extra_state);
+/* MPI-1 names */
+typedef PURE_Comm_copy_attr_function PURE_Copy_function;
+typedef PURE_Comm_delete_attr_function PURE_Delete_function;
+
+/* Predefined callbacks: not copied, copied as is, nothing to delete. */
+int pure_comm_null_copy_fn(PURE_Comm oldcomm, int comm_keyval, void* extra_state,
+                           void* attribute_val_in, void* attribute_val_out, int* flag);
+int pure_comm_dup_fn(PURE_Comm oldcomm, int comm_keyval, void* extra_state,
+                     void* attribute_val_in, void* attribute_val_out, int* flag);
+int pure_comm_null_delete_fn(PURE_Comm comm, int comm_keyval, void* attribute_val,
+                             void* extra_state);
+int pure_type_null_copy_fn(PURE_Datatype oldtype, int type_keyval, void* extra_state,
+                           void* attribute_val_in, void* attribute_val_out, int* flag);
+int pure_type_dup_fn(PURE_Datatype oldtype, int type_keyval, void* extra_state,
+                     void* attribute_val_in, void* attribute_val_out, int* flag);
+int pure_type_null_delete_fn(PURE_Datatype datatype, int type_keyval, void* attribute_val,
+                             void* extra_state);
+#define PURE_COMM_NULL_COPY_FN pure_comm_null_copy_fn
+#define PURE_COMM_DUP_FN pure_comm_dup_fn
+#define PURE_COMM_NULL_DELETE_FN pure_comm_null_delete_fn
+#define PURE_TYPE_NULL_COPY_FN pure_type_null_copy_fn
+#define PURE_TYPE_DUP_FN pure_type_dup_fn
+#define PURE_TYPE_NULL_DELETE_FN pure_type_null_delete_fn
+#define PURE_NULL_COPY_FN pure_comm_null_copy_fn
+#define PURE_DUP_FN pure_comm_dup_fn
+#define PURE_NULL_DELETE_FN pure_comm_null_delete_fn
+
+int pure_comm_create_keyval(PURE_Comm_copy_attr_function* comm_copy_attr_fn,
+                            PURE_Comm_delete_attr_function* comm_delete_attr_fn,
+                            int* comm_keyval, void* extra_state);
+int pure_comm_free_keyval(int* comm_keyval);
+int pure_comm_set_attr(PURE_Comm comm, int comm_keyval, void* attribute_val);
+int pure_comm_delete_attr(PURE_Comm comm, int comm_keyval);
+int pure_type_create_keyval(PURE_Type_copy_attr_function* type_copy_attr_fn,
+                            PURE_Type_delete_attr_function* type_delete_attr_fn,
+                            int* type_keyval, void* extra_state);
+int pure_type_free_keyval(int* type_keyval);
+int pure_type_set_attr(PURE_Datatype datatype, int type_keyval, void* attribute_val);
+int pure_type_get_attr(PURE_Datatype datatype, int type_keyval, void* attribute_val,
+                       int* flag);
+int pure_type_delete_attr(PURE_Datatype datatype, int type_keyval);
+/* MPI-1 names for the communicator ones */
+int pure_keyval_create(PURE_Copy_function* copy_fn, PURE_Delete_function* delete_fn,
+                       int* keyval, void* extra_state);
+int pure_keyval_free(int* keyval);
+int pure_attr_put(PURE_Comm comm, int keyval, void* attribute_val);
+int pure_attr_get(PURE_Comm comm, int keyval, void* attribute_val, int* flag);
+int pure_attr_delete(PURE_Comm comm, int keyval);
+
+/* ---- info objects ---- */
+int pure_info_create(PURE_Info* info);
+int pure_info_set(PURE_Info info, const char* key, const char* value);
+int pure_info_delete(PURE_Info info, const char* key);
+/* value must hold valuelen + 1 characters. */
+int pure_info_get(PURE_Info info, const char* key, int valuelen, char* value, int* flag);
+int pure_info_get_valuelen(PURE_Info info, const char* key, int* valuelen, int* flag);
+/* MPI 4: *buflen in, the space of value; out, the value's length + 1. */
+int pure_info_get_string(PURE_Info info, const char* key, int* buflen, char* value, int* flag);
+int pure_info_get_nkeys(PURE_Info info, int* nkeys);
+int pure_info_get_nthkey(PURE_Info info, int n, char* key);
+int pure_info_dup(PURE_Info info, PURE_Info* newinfo);
+int pure_info_free(PURE_Info* info);
+
+/* ---- error handlers and error classes ---- */
+typedef void PURE_Comm_errhandler_function(PURE_Comm* comm, int* error_code, ...);
+typedef PURE_Comm_errhandler_function PURE_Comm_errhandler_fn; /* the MPI-2 name */
+int pure_comm_create_errhandler(PURE_Comm_errhandler_function* comm_errhandler_fn,
+                                PURE_Errhandler* errhandler);
+int pure_comm_call_errhandler(PURE_Comm comm, int errorcode);
+int pure_errhandler_free(PURE_Errhandler* errhandler);
+/* User error classes and codes (per rank, as per MPI process) start after
+ * PURE_ERR_LASTCODE; PURE_LASTUSEDCODE says how far they went. */
+int pure_add_error_class(int* errorclass);
+int pure_add_error_code(int errorclass, int* errorcode);
+int pure_add_error_string(int errorcode, const char* string);
 
 /* ---- Pure Tasks ------------------------------------------------------------------
  * A task is a function run over chunks 0 .. chunks-1. pure_task_execute

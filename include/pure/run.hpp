@@ -57,7 +57,11 @@ struct Config {
   int max_task_chunks = 128;         // PURE_MAX_TASK_CHUNKS: chunks per task (and the
                                      // cap on a count a task asks for itself)
   int helpers = 0;                   // PURE_HELPERS: extra threads that only steal chunks
-  bool stats = false;                // PURE_STATS = 0 | 1: per-rank counters at exit
+  bool stats = false;                // PURE_STATS = 0 | 1 | json:PATH: per-rank counters at
+  std::string stats_path;            // exit, as a table on stderr, or as JSON in stats_path
+  std::string trace_path;            // PURE_TRACE: write a timeline trace (Chrome JSON) here
+  std::size_t trace_limit = 200000;  // PURE_TRACE_LIMIT: events kept per thread (the oldest
+                                     // are dropped)
 
   // Reads and validates every PURE_* variable. Throws ConfigError whose
   // message has one line per bad value (including unknown PURE_* names).

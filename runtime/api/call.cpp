@@ -15,7 +15,17 @@ void fatal(Rank& rank, const char* call, int code, const std::string& message) {
 
 int handle_error(Call& c, const Error& e) {
   const Comm* comm = c.errors ? c.errors : c.rank.comm(PURE_COMM_WORLD);
-  if (comm->errhandler() == PURE_ERRORS_RETURN) return e.code();
+  const PURE_Errhandler h = comm->errhandler();
+  if (h == PURE_ERRORS_RETURN) return e.code();
+  const Errhandler* user = h == PURE_ERRORS_ARE_FATAL ? nullptr : c.rank.handles().errhandlers.find(h);
+  if (user && user->fn) {
+    // The program's handler, with the communicator's handle and the code;
+    // when it returns, so does the call, with the code.
+    PURE_Comm handle = comm->handle();
+    int code = e.code();
+    user->fn(&handle, &code);
+    return e.code();
+  }
   fatal(c.rank, c.name, e.code(), e.what());
 }
 
@@ -39,7 +49,66 @@ Comm& comm_arg(Call& c, PURE_Comm handle) {
   Comm* comm = c.rank.comm(handle);
   if (!comm) handle_error(PURE_ERR_COMM, "communicator", c.rank.handles().comms.state(handle), handle);
   c.errors = comm;
+  if (trace::Buffer* traced = c.rank.waiter().trace()) {
+    traced->call_args().context = comm->context();
+    c.rank.process().observers().name_context(c.rank.index(), comm->context(), comm->name());
+  }
   return *comm;
+}
+
+Comm& intra_arg(Call& c, PURE_Comm handle) {
+  Comm& comm = comm_arg(c, handle);
+  if (comm.inter())
+    fail(PURE_ERR_COMM, "%s is an intercommunicator; this call needs an intracommunicator",
+         comm.name().c_str());
+  return comm;
+}
+
+const GroupRef& group_arg(Call& c, PURE_Group handle) {
+  if (handle == PURE_GROUP_NULL) fail(PURE_ERR_GROUP, "PURE_GROUP_NULL is not a valid group");
+  auto& table = c.rank.handles().groups;
+  const GroupRef* g = table.find(handle);
+  if (!g) handle_error(PURE_ERR_GROUP, "group", table.state(handle), handle);
+  return *g;
+}
+
+const Info* info_arg(Call& c, PURE_Info handle, bool null_ok) {
+  if (handle == PURE_INFO_NULL) {
+    if (null_ok) return nullptr;
+    fail(PURE_ERR_INFO, "PURE_INFO_NULL is not a valid info object here");
+  }
+  auto& table = c.rank.handles().infos;
+  const Info* info = table.find(handle);
+  if (!info) handle_error(PURE_ERR_INFO, "info", table.state(handle), handle);
+  return info;
+}
+
+void observe_send(Rank& rank, int peer, const Comm& comm, int tag, std::size_t bytes) {
+  const bool here = rank.process().peers().here(peer);
+  if (RankStats* s = rank.waiter().stats()) (here ? s->sent_local : s->sent_remote).add(bytes);
+  if (trace::Buffer* traced = rank.waiter().trace()) {
+    traced->message_out(rank.world(), peer, comm.context(), tag, static_cast<std::int64_t>(bytes),
+                        trace::now());
+    if (here) rank.process().observers().queued_messages().fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void observe_recv(Rank& rank, const Comm& comm, const PURE_Status& status) {
+  if (status.pure_cancelled || status.MPI_SOURCE < 0) return;  // cancelled, or PURE_PROC_NULL
+  // The sender is in the remote group on an intercommunicator.
+  observe_recv(rank, comm.peer_world(status.MPI_SOURCE), comm.context(), status);
+}
+
+void observe_recv(Rank& rank, int peer, int context, const PURE_Status& status) {
+  if (status.pure_cancelled || status.MPI_SOURCE < 0) return;  // cancelled, or PURE_PROC_NULL
+  const bool here = rank.process().peers().here(peer);
+  if (RankStats* s = rank.waiter().stats())
+    (here ? s->received_local : s->received_remote).add(status.pure_count);
+  if (trace::Buffer* traced = rank.waiter().trace()) {
+    traced->message_in(rank.world(), peer, context, status.MPI_TAG,
+                       static_cast<std::int64_t>(status.pure_count), trace::now());
+    if (here) rank.process().observers().queued_messages().fetch_sub(1, std::memory_order_relaxed);
+  }
 }
 
 const Datatype& any_type_arg(Call& c, PURE_Datatype handle) {
@@ -56,6 +125,20 @@ TypeRef type_arg(Call& c, PURE_Datatype handle) {
   if (!ref.type->committed())
     fail(PURE_ERR_TYPE, "datatype 0x%x is not committed (call pure_type_commit first)",
          static_cast<unsigned>(handle));
+  return ref;
+}
+
+OpRef op_arg(Call& c, PURE_Op op) {
+  if (op == PURE_OP_NULL) fail(PURE_ERR_OP, "PURE_OP_NULL is not a valid op");
+  OpRef ref;
+  if (const int index = predefined_op(op)) {
+    ref.predefined = index;
+    return ref;
+  }
+  auto& table = c.rank.handles().ops;
+  const UserOp* u = table.find(op);
+  if (!u) handle_error(PURE_ERR_OP, "op", table.state(op), op);
+  ref.user = *u;
   return ref;
 }
 
@@ -78,20 +161,23 @@ void buffer_arg(const void* buf, long long count, const Datatype& type) {
          count, type.true_lb());
 }
 
+namespace {
+[[noreturn]] void bad_peer(const Comm& comm, const char* which, int r) {
+  fail(PURE_ERR_RANK, "invalid %s rank %d (%s%s has %d ranks)", which, r,
+       comm.inter() ? "the remote group of " : "", comm.name().c_str(), comm.peer_size());
+}
+}  // namespace
+
 int dest_arg(const Comm& comm, int dest) {
   if (dest == PURE_PROC_NULL) return PURE_PROC_NULL;
-  if (dest < 0 || dest >= comm.size())
-    fail(PURE_ERR_RANK, "invalid destination rank %d (%s has %d ranks)", dest, comm.name().c_str(),
-         comm.size());
-  return comm.world_of(dest);
+  if (dest < 0 || dest >= comm.peer_size()) bad_peer(comm, "destination", dest);
+  return comm.peer_world(dest);
 }
 
 int source_arg(const Comm& comm, int source) {
   if (source == PURE_PROC_NULL || source == PURE_ANY_SOURCE) return source;
-  if (source < 0 || source >= comm.size())
-    fail(PURE_ERR_RANK, "invalid source rank %d (%s has %d ranks)", source, comm.name().c_str(),
-         comm.size());
-  return comm.world_of(source);
+  if (source < 0 || source >= comm.peer_size()) bad_peer(comm, "source", source);
+  return comm.peer_world(source);
 }
 
 void send_tag_arg(Call& c, int tag) {

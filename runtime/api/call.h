@@ -5,12 +5,15 @@
 // job; return: hand the error class back).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include "base/handle.h"
 #include "comm/comm.h"
 #include "base/error.h"
+#include "base/stats.h"
+#include "base/trace.h"
 #include "job/process.h"
 #include "job/rank.h"
 
@@ -29,6 +32,9 @@ int outside_rank(const char* call);
 // says whether it names one that was freed.
 [[noreturn]] void handle_error(int code, const char* kind, HandleState state, int handle);
 
+template <class F>
+int traced_call(Call& c, trace::Buffer& traced, F&& body);
+
 // Runs `body(Call&)` for flat-API function `name`. `need_init` is false only
 // for the few calls MPI allows before init or after finalize.
 template <class F>
@@ -42,6 +48,10 @@ int call(const char* name, F&& body, bool need_init = true) {
                                                 : "called after pure_finalize");
   }
   Call c{*rank, name};
+  // Tracing: a slice for the call, with the arguments the layers below
+  // note on the way (base/trace.h, Buffer::CallArgs).
+  trace::Buffer* const traced = rank->waiter().trace();
+  if (__builtin_expect(traced != nullptr, 0)) return traced_call(c, *traced, body);
   try {
     body(c);
     return PURE_SUCCESS;
@@ -50,10 +60,57 @@ int call(const char* name, F&& body, bool need_init = true) {
   }
 }
 
+template <class F>
+int traced_call(Call& c, trace::Buffer& traced, F&& body) {
+  const std::uint64_t begin = trace::now();
+  const trace::Buffer::CallArgs outer = traced.begin_call();
+  int result = PURE_SUCCESS;
+  try {
+    try {
+      body(c);
+    } catch (const Error& e) {
+      result = handle_error(c, e);
+    }
+  } catch (...) {
+    // The job is aborting (or the error is fatal): the call still shows,
+    // ending where the abort ended it, which is what a deadlock's trace is read for.
+    traced.end_call(c.name, begin, outer);
+    throw;
+  }
+  traced.end_call(c.name, begin, outer);
+  return result;
+}
+
+// A collective call: as call(), and counted for PURE_STATS.
+template <class F>
+int collective(const char* name, F&& body) {
+  return call(name, [&](Call& c) {
+    if (RankStats* s = c.rank.waiter().stats()) ++s->collectives;
+    body(c);
+  });
+}
+
+// ---- what PURE_TRACE and PURE_STATS see of messages ----
+inline bool observed(Rank& rank) { return rank.waiter().trace() || rank.waiter().stats(); }
+// A message of `bytes` to world rank `peer` on `comm` leaves.
+void observe_send(Rank& rank, int peer, const Comm& comm, int tag, std::size_t bytes);
+// A receive on `comm` completed with `status` (cancelled ones are not messages).
+void observe_recv(Rank& rank, const Comm& comm, const PURE_Status& status);
+// The same for a message from world rank `peer` on context `context` (a
+// matched probe's message, whose receive is given no communicator).
+void observe_recv(Rank& rank, int peer, int context, const PURE_Status& status);
+
 // ---- argument checks: each throws Error naming the bad value ----
 Comm& comm_arg(Call& c, PURE_Comm handle);
+// An intracommunicator (PURE_ERR_COMM for an intercommunicator).
+Comm& intra_arg(Call& c, PURE_Comm handle);
+// The group behind a handle.
+const GroupRef& group_arg(Call& c, PURE_Group handle);
+// The info object behind a handle; with `null_ok`, nullptr for PURE_INFO_NULL.
+const Info* info_arg(Call& c, PURE_Info handle, bool null_ok);
 TypeRef type_arg(Call& c, PURE_Datatype handle);
 const Datatype& any_type_arg(Call& c, PURE_Datatype handle);  // committed or not
+OpRef op_arg(Call& c, PURE_Op op);
 // Counts are 64-bit here so that the int calls and their large-count (_c)
 // twins share every check.
 void count_arg(long long count);

@@ -3,12 +3,16 @@
 // allowed, whether the op applies to the type) and hands over to
 // runtime/collectives, which checks what only shows when the members'
 // arguments meet.
-#include <optional>
+//
+// Each collective is one template over the count types of its int call and
+// its MPI-4 large-count (_c) twin.
+#include <climits>
 #include <vector>
 
 #include "api/call.h"
 #include "api/collective_args.h"
-#include "api/route.h"
+#include "api/inter_collectives.h"
+#include "composite/route.h"
 #include "collectives/collectives.h"
 #include "collectives/pair.h"
 
@@ -17,49 +21,25 @@ using namespace pure::api;
 
 namespace {
 
-// The checks every reduction makes once the communicator is known; then
-// body(c, cm, args), which checks the receive buffer as args.recv.
-template <class Body>
-void checked_reduction(Call& c, Comm& cm, const char* name, const void* sendbuf, void* recvbuf,
-                       long long count, PURE_Datatype datatype, PURE_Op op, bool may_be_in_place,
-                       Body&& body) {
-  count_arg(count);
-  TypeRef t = type_arg(c, datatype);
-  OpRef o = op_arg(c, op);
-  if (in_place(sendbuf) && !may_be_in_place)
-    fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not allowed as the send buffer here");
-  if (!in_place(sendbuf)) buffer_arg(sendbuf, count, *t.type);
-  // Either buffer PURE_BOTTOM: both move with the shifted type.
-  Bottom bottom;
-  const Datatype* type = t.type;
-  const std::ptrdiff_t by = bottom.shift(sendbuf && recvbuf ? sendbuf : nullptr, type);
-  if (by != 0 && o.predefined == 0)
-    fail(PURE_ERR_BUFFER,
-         "PURE_BOTTOM with a user op is not supported (the op would be handed the data at "
-         "another address than its datatype says)");
-  const void* send = Bottom::moved(sendbuf, by);
-  void* recv = Bottom::moved(recvbuf, by);
-  // An op that does not apply fails here, before any round.
-  Reduction check(o, *type, datatype, static_cast<std::size_t>(count));
-  coll::ReduceArgs a{name, in_place(send) ? nullptr : send, recv,
-                     static_cast<std::size_t>(count), type, datatype, o, &check};
-  body(c, cm, a);
+// The Reduction of checked arguments (which throws PURE_ERR_OP when the op
+// does not apply to the type, before any round), handed to the collectives
+// so that they need not build it again.
+coll::ReduceArgs reduce_args_of(const char* name, const ReductionArgs& r, const Reduction& check) {
+  return coll::ReduceArgs{name, r.send, r.recv, r.count, r.type.type, r.handle, r.op, &check};
 }
 
-template <class Body>
-int reduction(const char* name, const void* sendbuf, void* recvbuf, long long count,
-              PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, bool may_be_in_place,
-              Body&& body) {
-  return call(name, [&](Call& c) {
-    checked_reduction(c, comm_arg(c, comm), name, sendbuf, recvbuf, count, datatype, op,
-                      may_be_in_place, body);
+int scan_call(const char* name, bool exclusive, const void* sendbuf, void* recvbuf,
+              long long count, PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
+  return collective(name, [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) inter_api::no_scan(cm);
+    ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
+    Reduction check(r.op, *r.type.type, datatype, r.count);
+    route::scan(c.rank.member(), cm, reduce_args_of(name, r, check), exclusive);
   });
 }
 
-// ---- each collective once, over the count types of its int and _c calls ----
-
-template <class N>
-int reduce_local(const char* name, const void* inbuf, void* inoutbuf, N count,
+int reduce_local(const char* name, const void* inbuf, void* inoutbuf, long long count,
                  PURE_Datatype datatype, PURE_Op op) {
   return call(name, [&](Call& c) {
     count_arg(count);
@@ -78,151 +58,119 @@ int reduce_local(const char* name, const void* inbuf, void* inoutbuf, N count,
   });
 }
 
-template <class N>
-int bcast(const char* name, void* buffer, N count, PURE_Datatype datatype, int root,
+int bcast(const char* name, void* buffer, long long count, PURE_Datatype datatype, int root,
           PURE_Comm comm) {
-  return call(name, [&](Call& c) {
+  return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::bcast(c, cm, buffer, int_count(count, "count"), datatype, root);
     root_arg(cm, root);
     TypeRef t = type_arg(c, datatype);
     data_arg(buffer, count, *t.type, "buffer");
-    Bottom bottom;
-    const Datatype* type = t.type;
-    bottom.rebase(buffer, type);
-    route::bcast(c.rank, cm, name, buffer, static_cast<std::size_t>(count), *type, root);
+    buffer = rebase_bottom(buffer, t);
+    route::bcast(c.rank.member(), cm, name, buffer, static_cast<std::size_t>(count), *t.type,
+                 root);
   });
 }
 
-template <class N>
-int reduce(const char* name, const void* sendbuf, void* recvbuf, N count, PURE_Datatype datatype,
-           PURE_Op op, int root, PURE_Comm comm) {
-  Rank* r = Rank::current();
-  Comm* cm = r ? r->comm(comm) : nullptr;
-  // PURE_IN_PLACE is allowed at the root only; with an invalid root, report the root.
-  const bool root_ok = cm && root >= 0 && root < cm->size();
-  const bool may_be_in_place = !root_ok || cm->rank() == root;
-  return reduction(name, sendbuf, recvbuf, count, datatype, op, comm, may_be_in_place,
-                   [&](Call& c, Comm& comm_ref, coll::ReduceArgs& a) {
-                     root_arg(comm_ref, root);
-                     if (comm_ref.rank() == root) buffer_arg(a.recv, count, *a.type);
-                     route::reduce(c.rank, comm_ref, a, root);
-                   });
+int reduce(const char* name, const void* sendbuf, void* recvbuf, long long count,
+           PURE_Datatype datatype, PURE_Op op, int root, PURE_Comm comm) {
+  return collective(name, [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::reduce(c, cm, name, sendbuf, recvbuf, int_count(count, "count"), datatype,
+                               op, root);
+    ReductionArgs r = reduce_args(c, cm, sendbuf, recvbuf, count, datatype, op, root);
+    Reduction check(r.op, *r.type.type, datatype, r.count);
+    route::reduce(c.rank.member(), cm, reduce_args_of(name, r, check), root);
+  });
 }
 
-// An allreduce past the inline two-rank exchange.
-void general_allreduce(Call& c, Comm& cm, const char* name, const void* sendbuf, void* recvbuf,
-                       long long count, PURE_Datatype datatype, PURE_Op op) {
-  checked_reduction(c, cm, name, sendbuf, recvbuf, count, datatype, op, true,
-                    [&](Call& c2, Comm& cm2, coll::ReduceArgs& a) {
-                      buffer_arg(a.recv, count, *a.type);
-                      route::reduce(c2.rank, cm2, a, -1);
-                    });
+int allreduce(const char* name, const void* sendbuf, void* recvbuf, long long count,
+              PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
+  return collective(name, [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::reduce(c, cm, name, sendbuf, recvbuf, int_count(count, "count"), datatype,
+                               op, -1);
+    // Two rank threads, a predefined op and type, data that fits a line:
+    // the exchange straight from the arguments, with no Reduction built.
+    // Anything else, every error included, takes the general path.
+    if (count <= INT_MAX && coll::pair_allreduce(c.rank.member(), cm, sendbuf, recvbuf,
+                                                 static_cast<int>(count), datatype, op))
+      return;
+    ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
+    Reduction check(r.op, *r.type.type, datatype, r.count);
+    route::reduce(c.rank.member(), cm, reduce_args_of(name, r, check), -1);
+  });
 }
 
-template <class N>
-int scan(const char* name, const void* sendbuf, void* recvbuf, N count, PURE_Datatype datatype,
-         PURE_Op op, PURE_Comm comm, bool exclusive) {
-  return reduction(name, sendbuf, recvbuf, count, datatype, op, comm, true,
-                   [&](Call& c, Comm& cm, coll::ReduceArgs& a) {
-                     buffer_arg(a.recv, count, *a.type);
-                     route::scan(c.rank, cm, a, exclusive);
-                   });
-}
-
-template <class N>
-int reduce_scatter_block(const char* name, const void* sendbuf, void* recvbuf, N recvcount,
+int reduce_scatter_block(const char* name, const void* sendbuf, void* recvbuf, long long recvcount,
                          PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
-  Rank* r = Rank::current();
-  Comm* cm = r ? r->comm(comm) : nullptr;
-  const int n = cm ? cm->size() : 1;
-  long long total = 0;
-  if (recvcount > 0 && __builtin_mul_overflow(static_cast<long long>(recvcount), n, &total))
-    total = -1;  // reported below as an invalid count
-  return reduction(name, sendbuf, recvbuf, recvcount < 0 ? recvcount : total, datatype, op, comm,
-                   true, [&](Call& c, Comm& comm_ref, coll::ReduceArgs& a) {
-                     count_arg(recvcount);
-                     if (!a.send) buffer_arg(a.recv, total, *a.type);
-                     buffer_arg(a.recv, recvcount, *a.type);
-                     // Named: an int IntArray points into it rather than copying.
-                     const std::vector<N> each(static_cast<std::size_t>(comm_ref.size()),
-                                               recvcount);
-                     IntArray counts = counts_of(each.data(), comm_ref.size(), "recvcount");
-                     route::reduce_scatter(c.rank, comm_ref, a, counts.data());
-                   });
+  return collective(name, [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::reduce_scatter(c, cm, name, sendbuf, recvbuf,
+                                       int_count(recvcount, "recvcount"), nullptr, datatype, op);
+    std::vector<int> counts;
+    ReductionArgs r = reduce_scatter_block_args(c, cm, sendbuf, recvbuf, recvcount, datatype, op,
+                                                &counts);
+    Reduction check(r.op, *r.type.type, datatype, r.count);
+    route::reduce_scatter(c.rank.member(), cm, reduce_args_of(name, r, check), counts.data());
+  });
 }
 
 template <class N>
 int reduce_scatter(const char* name, const void* sendbuf, void* recvbuf, const N* recvcounts,
                    PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
-  Rank* r = Rank::current();
-  Comm* cm = r ? r->comm(comm) : nullptr;
-  long long total = 0;
-  if (cm && recvcounts)
-    for (int i = 0; i < cm->size(); ++i) total += recvcounts[i] > 0 ? recvcounts[i] : 0;
-  return reduction(name, sendbuf, recvbuf, total, datatype, op, comm, true,
-                   [&](Call& c, Comm& comm_ref, coll::ReduceArgs& a) {
-                     if (!recvcounts) fail(PURE_ERR_ARG, "null recvcounts");
-                     for (int i = 0; i < comm_ref.size(); ++i)
-                       if (recvcounts[i] < 0)
-                         fail(PURE_ERR_COUNT, "invalid recvcounts[%d] = %lld", i,
-                              static_cast<long long>(recvcounts[i]));
-                     buffer_arg(a.recv, recvcounts[comm_ref.rank()], *a.type);
-                     IntArray counts = counts_of(recvcounts, comm_ref.size(), "recvcounts");
-                     route::reduce_scatter(c.rank, comm_ref, a, counts.data());
-                   });
+  return collective(name, [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (!recvcounts) fail(PURE_ERR_ARG, "null recvcounts");
+    IntArray counts = counts_of(recvcounts, cm.size(), "recvcounts");
+    if (cm.inter())
+      return inter_api::reduce_scatter(c, cm, name, sendbuf, recvbuf, 0, counts.data(), datatype,
+                                       op);
+    ReductionArgs r = reduce_scatter_args(c, cm, sendbuf, recvbuf, counts.data(), datatype, op);
+    Reduction check(r.op, *r.type.type, datatype, r.count);
+    route::reduce_scatter(c.rank.member(), cm, reduce_args_of(name, r, check), counts.data());
+  });
 }
 
 template <class N, class D>
 int gatherv(const char* name, const void* sendbuf, N sendcount, PURE_Datatype sendtype,
             void* recvbuf, const N* recvcounts, const D* displs, PURE_Datatype recvtype, int root,
             PURE_Comm comm) {
-  return call(name, [&](Call& c) {
+  return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    root_arg(cm, root);
-    const bool at_root = cm.rank() == root;
-    TypeRef st, rt;
-    if (!(at_root && in_place(sendbuf))) {
-      st = type_arg(c, sendtype);
-      data_arg(sendbuf, sendcount, *st.type, "send buffer");
+    // Only the root's (an intercommunicator's PURE_ROOT's) arrays count.
+    const bool receives = cm.inter() ? root == PURE_ROOT : cm.rank() == root;
+    IntArray counts = counts_of(receives ? recvcounts : nullptr, cm.peer_size(), "recvcounts");
+    IntArray offsets = displs_of(receives ? displs : nullptr, cm.peer_size(), "displs");
+    if (cm.inter()) {
+      if (root == PURE_ROOT && (!recvcounts || !displs))
+        fail(PURE_ERR_ARG, "null receive counts or displacements");
+      return inter_api::gatherv(c, cm, name, sendbuf, int_count(sendcount, "sendcount"), sendtype,
+                                recvbuf, 0, counts.data(), offsets.data(), recvtype, root);
     }
-    std::optional<IntArray> counts, offsets;
-    if (at_root) {
-      rt = type_arg(c, recvtype);
-      counts_arg(recvcounts, displs, cm.size(), "receive");
-      whole_buffer_arg(recvbuf, *rt.type, "receive");
-      counts.emplace(counts_of(recvcounts, cm.size(), "recvcounts"));
-      offsets.emplace(displs_of(displs, cm.size(), "displs"));
-    }
-    Sides s(sendbuf, st.type, recvbuf, rt.type);
-    route::gatherv(c.rank, cm, name, s.send, static_cast<std::size_t>(sendcount), s.stype, s.recv,
-                   counts ? counts->data() : nullptr, offsets ? offsets->data() : nullptr,
-                   s.rtype, root);
+    MovementArgs a = gatherv_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, counts.data(),
+                                  offsets.data(), recvtype, root);
+    route::gatherv(c.rank.member(), cm, name, a.send.buf, a.send.count, a.send.type.type,
+                   a.recv.out(), a.recv.counts, a.recv.displs, a.recv.type.type, root);
   });
 }
 
-template <class N>
-int gather(const char* name, const void* sendbuf, N sendcount, PURE_Datatype sendtype,
-           void* recvbuf, N recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
-  return call(name, [&](Call& c) {
+int gather(const char* name, const void* sendbuf, long long sendcount, PURE_Datatype sendtype,
+           void* recvbuf, long long recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
+  return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    root_arg(cm, root);
-    const bool at_root = cm.rank() == root;
-    TypeRef st, rt;
-    if (!(at_root && in_place(sendbuf))) {
-      st = type_arg(c, sendtype);
-      data_arg(sendbuf, sendcount, *st.type, "send buffer");
-    }
-    std::optional<Blocks> b;
-    if (at_root) {
-      rt = type_arg(c, recvtype);
-      count_arg(recvcount);
-      if (in_place(recvbuf)) fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not the receive buffer");
-      buffer_arg(recvbuf, recvcount, *rt.type);
-      b.emplace(cm.size(), recvcount);
-    }
-    Sides s(sendbuf, st.type, recvbuf, rt.type);
-    route::gatherv(c.rank, cm, name, s.send, static_cast<std::size_t>(sendcount), s.stype, s.recv,
-                   b ? b->counts.data() : nullptr, b ? b->displs.data() : nullptr, s.rtype, root);
+    if (cm.inter())
+      return inter_api::gatherv(c, cm, name, sendbuf, int_count(sendcount, "sendcount"), sendtype,
+                                recvbuf, int_count(recvcount, "recvcount"), nullptr, nullptr,
+                                recvtype, root);
+    MovementArgs a =
+        gather_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+    route::gatherv(c.rank.member(), cm, name, a.send.buf, a.send.count, a.send.type.type,
+                   a.recv.out(), a.recv.counts, a.recv.displs, a.recv.type.type, root);
   });
 }
 
@@ -230,54 +178,36 @@ template <class N, class D>
 int scatterv(const char* name, const void* sendbuf, const N* sendcounts, const D* displs,
              PURE_Datatype sendtype, void* recvbuf, N recvcount, PURE_Datatype recvtype, int root,
              PURE_Comm comm) {
-  return call(name, [&](Call& c) {
+  return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    root_arg(cm, root);
-    const bool at_root = cm.rank() == root;
-    TypeRef st, rt;
-    std::optional<IntArray> counts, offsets;
-    if (at_root) {
-      st = type_arg(c, sendtype);
-      counts_arg(sendcounts, displs, cm.size(), "send");
-      whole_buffer_arg(sendbuf, *st.type, "send");
-      counts.emplace(counts_of(sendcounts, cm.size(), "sendcounts"));
-      offsets.emplace(displs_of(displs, cm.size(), "displs"));
+    const bool sends = cm.inter() ? root == PURE_ROOT : cm.rank() == root;
+    IntArray counts = counts_of(sends ? sendcounts : nullptr, cm.peer_size(), "sendcounts");
+    IntArray offsets = displs_of(sends ? displs : nullptr, cm.peer_size(), "displs");
+    if (cm.inter()) {
+      if (root == PURE_ROOT && (!sendcounts || !displs))
+        fail(PURE_ERR_ARG, "null send counts or displacements");
+      return inter_api::scatterv(c, cm, name, sendbuf, 0, counts.data(), offsets.data(), sendtype,
+                                 recvbuf, int_count(recvcount, "recvcount"), recvtype, root);
     }
-    if (!(at_root && in_place(recvbuf))) {
-      rt = type_arg(c, recvtype);
-      data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
-    }
-    Sides s(sendbuf, st.type, recvbuf, rt.type);
-    route::scatterv(c.rank, cm, name, s.send, counts ? counts->data() : nullptr,
-                    offsets ? offsets->data() : nullptr, s.stype, s.recv,
-                    static_cast<std::size_t>(recvcount), s.rtype, root);
+    MovementArgs a = scatterv_args(c, cm, sendbuf, counts.data(), offsets.data(), sendtype,
+                                   recvbuf, recvcount, recvtype, root);
+    route::scatterv(c.rank.member(), cm, name, a.send.buf, a.send.counts, a.send.displs,
+                    a.send.type.type, a.recv.out(), a.recv.count, a.recv.type.type, root);
   });
 }
 
-template <class N>
-int scatter(const char* name, const void* sendbuf, N sendcount, PURE_Datatype sendtype,
-            void* recvbuf, N recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
-  return call(name, [&](Call& c) {
+int scatter(const char* name, const void* sendbuf, long long sendcount, PURE_Datatype sendtype,
+            void* recvbuf, long long recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm) {
+  return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    root_arg(cm, root);
-    const bool at_root = cm.rank() == root;
-    TypeRef st, rt;
-    std::optional<Blocks> b;
-    if (at_root) {
-      st = type_arg(c, sendtype);
-      count_arg(sendcount);
-      if (in_place(sendbuf)) fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not the send buffer");
-      buffer_arg(sendbuf, sendcount, *st.type);
-      b.emplace(cm.size(), sendcount);
-    }
-    if (!(at_root && in_place(recvbuf))) {
-      rt = type_arg(c, recvtype);
-      data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
-    }
-    Sides s(sendbuf, st.type, recvbuf, rt.type);
-    route::scatterv(c.rank, cm, name, s.send, b ? b->counts.data() : nullptr,
-                    b ? b->displs.data() : nullptr, s.stype, s.recv,
-                    static_cast<std::size_t>(recvcount), s.rtype, root);
+    if (cm.inter())
+      return inter_api::scatterv(c, cm, name, sendbuf, int_count(sendcount, "sendcount"), nullptr,
+                                 nullptr, sendtype, recvbuf, int_count(recvcount, "recvcount"),
+                                 recvtype, root);
+    MovementArgs a =
+        scatter_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+    route::scatterv(c.rank.member(), cm, name, a.send.buf, a.send.counts, a.send.displs,
+                    a.send.type.type, a.recv.out(), a.recv.count, a.recv.type.type, root);
   });
 }
 
@@ -285,38 +215,34 @@ template <class N, class D>
 int allgatherv(const char* name, const void* sendbuf, N sendcount, PURE_Datatype sendtype,
                void* recvbuf, const N* recvcounts, const D* displs, PURE_Datatype recvtype,
                PURE_Comm comm) {
-  return call(name, [&](Call& c) {
+  return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    TypeRef st, rt = type_arg(c, recvtype);
-    if (!in_place(sendbuf)) {
-      st = type_arg(c, sendtype);
-      data_arg(sendbuf, sendcount, *st.type, "send buffer");
+    IntArray counts = counts_of(recvcounts, cm.peer_size(), "recvcounts");
+    IntArray offsets = displs_of(displs, cm.peer_size(), "displs");
+    if (cm.inter()) {
+      if (!recvcounts || !displs) fail(PURE_ERR_ARG, "null receive counts or displacements");
+      return inter_api::allgatherv(c, cm, name, sendbuf, int_count(sendcount, "sendcount"),
+                                   sendtype, recvbuf, 0, counts.data(), offsets.data(), recvtype);
     }
-    counts_arg(recvcounts, displs, cm.size(), "receive");
-    whole_buffer_arg(recvbuf, *rt.type, "receive");
-    IntArray counts = counts_of(recvcounts, cm.size(), "recvcounts");
-    IntArray offsets = displs_of(displs, cm.size(), "displs");
-    Sides s(sendbuf, st.type, recvbuf, rt.type);
-    route::allgatherv(c.rank, cm, name, s.send, static_cast<std::size_t>(sendcount), s.stype,
-                      s.recv, counts.data(), offsets.data(), s.rtype);
+    MovementArgs a = allgatherv_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, counts.data(),
+                                     offsets.data(), recvtype);
+    route::allgatherv(c.rank.member(), cm, name, a.send.buf, a.send.count, a.send.type.type,
+                      a.recv.out(), a.recv.counts, a.recv.displs, a.recv.type.type);
   });
 }
 
-template <class N>
-int allgather(const char* name, const void* sendbuf, N sendcount, PURE_Datatype sendtype,
-              void* recvbuf, N recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
-  return call(name, [&](Call& c) {
+int allgather(const char* name, const void* sendbuf, long long sendcount, PURE_Datatype sendtype,
+              void* recvbuf, long long recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
+  return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    TypeRef st, rt = type_arg(c, recvtype);
-    if (!in_place(sendbuf)) {
-      st = type_arg(c, sendtype);
-      data_arg(sendbuf, sendcount, *st.type, "send buffer");
-    }
-    data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
-    Blocks b(cm.size(), recvcount);
-    Sides s(sendbuf, st.type, recvbuf, rt.type);
-    route::allgatherv(c.rank, cm, name, s.send, static_cast<std::size_t>(sendcount), s.stype,
-                      s.recv, b.counts.data(), b.displs.data(), s.rtype);
+    if (cm.inter())
+      return inter_api::allgatherv(c, cm, name, sendbuf, int_count(sendcount, "sendcount"),
+                                   sendtype, recvbuf, int_count(recvcount, "recvcount"), nullptr,
+                                   nullptr, recvtype);
+    MovementArgs a =
+        allgather_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+    route::allgatherv(c.rank.member(), cm, name, a.send.buf, a.send.count, a.send.type.type,
+                      a.recv.out(), a.recv.counts, a.recv.displs, a.recv.type.type);
   });
 }
 
@@ -324,45 +250,45 @@ template <class N, class D>
 int alltoallv(const char* name, const void* sendbuf, const N* sendcounts, const D* sdispls,
               PURE_Datatype sendtype, void* recvbuf, const N* recvcounts, const D* rdispls,
               PURE_Datatype recvtype, PURE_Comm comm) {
-  return call(name, [&](Call& c) {
+  return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
-    TypeRef st, rt = type_arg(c, recvtype);
-    std::optional<IntArray> scounts, soffsets;
-    if (!in_place(sendbuf)) {
-      st = type_arg(c, sendtype);
-      counts_arg(sendcounts, sdispls, cm.size(), "send");
-      whole_buffer_arg(sendbuf, *st.type, "send");
-      scounts.emplace(counts_of(sendcounts, cm.size(), "sendcounts"));
-      soffsets.emplace(displs_of(sdispls, cm.size(), "sdispls"));
+    const bool sends = !in_place(sendbuf);
+    IntArray scounts = counts_of(sends ? sendcounts : nullptr, cm.peer_size(), "sendcounts");
+    IntArray soffsets = displs_of(sends ? sdispls : nullptr, cm.peer_size(), "sdispls");
+    IntArray rcounts = counts_of(recvcounts, cm.peer_size(), "recvcounts");
+    IntArray roffsets = displs_of(rdispls, cm.peer_size(), "rdispls");
+    if (cm.inter()) {
+      if (!sendcounts || !sdispls || !recvcounts || !rdispls)
+        fail(PURE_ERR_ARG, "null counts or displacements");
+      return inter_api::alltoallv(c, cm, name, sendbuf, 0, scounts.data(), soffsets.data(),
+                                  sendtype, recvbuf, 0, rcounts.data(), roffsets.data(), recvtype);
     }
-    counts_arg(recvcounts, rdispls, cm.size(), "receive");
-    whole_buffer_arg(recvbuf, *rt.type, "receive");
-    IntArray rcounts = counts_of(recvcounts, cm.size(), "recvcounts");
-    IntArray roffsets = displs_of(rdispls, cm.size(), "rdispls");
-    Sides s(sendbuf, st.type, recvbuf, rt.type);
-    route::alltoallv(c.rank, cm, name, s.send, scounts ? scounts->data() : nullptr,
-                     soffsets ? soffsets->data() : nullptr, s.stype, s.recv, rcounts.data(),
-                     roffsets.data(), s.rtype);
+    MovementArgs a = alltoallv_args(c, cm, sendbuf, scounts.data(), soffsets.data(), sendtype,
+                                    recvbuf, rcounts.data(), roffsets.data(), recvtype);
+    route::alltoallv(c.rank.member(), cm, name, a.send.buf, a.send.counts, a.send.displs,
+                     a.send.type.type, a.recv.out(), a.recv.counts, a.recv.displs,
+                     a.recv.type.type);
   });
 }
 
-// An alltoall past the inline two-rank exchange.
-void general_alltoall(Call& c, Comm& cm, const char* name, const void* sendbuf,
-                      long long sendcount, PURE_Datatype sendtype, void* recvbuf,
-                      long long recvcount, PURE_Datatype recvtype) {
-  TypeRef st, rt = type_arg(c, recvtype);
-  if (!in_place(sendbuf)) {
-    st = type_arg(c, sendtype);
-    data_arg(sendbuf, sendcount, *st.type, "send buffer");
-  }
-  data_arg(recvbuf, recvcount, *rt.type, "receive buffer");
-  std::optional<Blocks> sb;
-  if (!in_place(sendbuf)) sb.emplace(cm.size(), sendcount);
-  Blocks rb(cm.size(), recvcount);
-  Sides s(sendbuf, st.type, recvbuf, rt.type);
-  route::alltoallv(c.rank, cm, name, s.send, sb ? sb->counts.data() : nullptr,
-                   sb ? sb->displs.data() : nullptr, s.stype, s.recv, rb.counts.data(),
-                   rb.displs.data(), s.rtype);
+int alltoall(const char* name, const void* sendbuf, long long sendcount, PURE_Datatype sendtype,
+             void* recvbuf, long long recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
+  return collective(name, [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (cm.inter())
+      return inter_api::alltoallv(c, cm, name, sendbuf, int_count(sendcount, "sendcount"),
+                                  nullptr, nullptr, sendtype, recvbuf,
+                                  int_count(recvcount, "recvcount"), nullptr, nullptr, recvtype);
+    if (sendcount <= INT_MAX && recvcount <= INT_MAX &&
+        coll::pair_alltoall(c.rank.member(), cm, sendbuf, static_cast<int>(sendcount), sendtype,
+                            recvbuf, static_cast<int>(recvcount), recvtype))
+      return;
+    MovementArgs a =
+        alltoall_args(c, cm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+    route::alltoallv(c.rank.member(), cm, name, a.send.buf, a.send.counts, a.send.displs,
+                     a.send.type.type, a.recv.out(), a.recv.counts, a.recv.displs,
+                     a.recv.type.type);
+  });
 }
 
 }  // namespace
@@ -419,10 +345,11 @@ int pure_reduce_local_c(const void* inbuf, void* inoutbuf, PURE_Count count,
 }
 
 int pure_barrier(PURE_Comm comm) {
-  return call("pure_barrier", [&](Call& c) {
+  return collective("pure_barrier", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
+    if (cm.inter()) return inter_api::barrier(c, cm);
     if (coll::pair_barrier(c.rank.member(), cm, "pure_barrier")) return;
-    route::barrier(c.rank, cm, "pure_barrier");
+    route::barrier(c.rank.member(), cm, "pure_barrier");
   });
 }
 
@@ -445,39 +372,29 @@ int pure_reduce_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Dat
 
 int pure_allreduce(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                    PURE_Op op, PURE_Comm comm) {
-  return call("pure_allreduce", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
-    // Two rank threads, a predefined op and type, data that fits a line:
-    // the exchange straight from the arguments, with no Reduction built.
-    // Anything else, every error included, takes the general path.
-    if (coll::pair_allreduce(c.rank.member(), cm, sendbuf, recvbuf, count, datatype, op)) return;
-    general_allreduce(c, cm, "pure_allreduce", sendbuf, recvbuf, count, datatype, op);
-  });
+  return allreduce("pure_allreduce", sendbuf, recvbuf, count, datatype, op, comm);
 }
 int pure_allreduce_c(const void* sendbuf, void* recvbuf, PURE_Count count,
                      PURE_Datatype datatype, PURE_Op op, PURE_Comm comm) {
-  return call("pure_allreduce_c", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
-    general_allreduce(c, cm, "pure_allreduce_c", sendbuf, recvbuf, count, datatype, op);
-  });
+  return allreduce("pure_allreduce_c", sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 int pure_scan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype, PURE_Op op,
               PURE_Comm comm) {
-  return scan("pure_scan", sendbuf, recvbuf, count, datatype, op, comm, false);
+  return scan_call("pure_scan", false, sendbuf, recvbuf, count, datatype, op, comm);
 }
 int pure_scan_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
                 PURE_Op op, PURE_Comm comm) {
-  return scan("pure_scan_c", sendbuf, recvbuf, count, datatype, op, comm, false);
+  return scan_call("pure_scan_c", false, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 int pure_exscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                 PURE_Op op, PURE_Comm comm) {
-  return scan("pure_exscan", sendbuf, recvbuf, count, datatype, op, comm, true);
+  return scan_call("pure_exscan", true, sendbuf, recvbuf, count, datatype, op, comm);
 }
 int pure_exscan_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
                   PURE_Op op, PURE_Comm comm) {
-  return scan("pure_exscan_c", sendbuf, recvbuf, count, datatype, op, comm, true);
+  return scan_call("pure_exscan_c", true, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 int pure_reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
@@ -592,23 +509,14 @@ int pure_alltoallv_c(const void* sendbuf, const PURE_Count sendcounts[],
 
 int pure_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype, void* recvbuf,
                   int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
-  return call("pure_alltoall", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
-    if (coll::pair_alltoall(c.rank.member(), cm, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                            recvtype))
-      return;
-    general_alltoall(c, cm, "pure_alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     recvtype);
-  });
+  return alltoall("pure_alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                  comm);
 }
 int pure_alltoall_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
                     void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
                     PURE_Comm comm) {
-  return call("pure_alltoall_c", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
-    general_alltoall(c, cm, "pure_alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     recvtype);
-  });
+  return alltoall("pure_alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                  comm);
 }
 
 }  // extern "C"

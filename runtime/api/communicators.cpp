@@ -1,65 +1,34 @@
-// Flat API: creating, comparing and freeing communicators; groups.
+// Flat API: creating, comparing, naming and freeing communicators, hints,
+// and intercommunicators.
 #include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "api/call.h"
-#include "collectives/collectives.h"
-#include "net/hierarchical.h"
+#include "api/comms.h"
+#include "api/requests.h"
+#include "composite/build.h"
+#include "composite/create_among.h"
+#include "composite/intercomm.h"
+#include "composite/topologies.h"
+#include "nonblocking/idup.h"
 
 using namespace pure;
 using namespace pure::api;
 
 namespace {
 
-// The members of a group handle, in group-rank order (world ranks).
-const std::vector<int>& group_arg(Call& c, PURE_Group handle) {
-  if (handle == PURE_GROUP_NULL) fail(PURE_ERR_GROUP, "PURE_GROUP_NULL is not a valid group");
-  auto& table = c.rank.handles().groups;
-  const GroupRef* g = table.find(handle);
-  if (!g) handle_error(PURE_ERR_GROUP, "group", table.state(handle), handle);
-  return (*g)->members();
+std::string from(const char* call) { return std::string("a communicator from ") + call; }
+
+// An intracommunicator's split, dup and create.
+std::unique_ptr<Comm> split(Call& c, Comm& comm, const char* call, int color, int key) {
+  Context cx = c.rank.context();
+  return split_comm(cx, comm, call, color, key, from(call));
 }
 
-PURE_Group add_group(Rank& rank, std::vector<int> members) {
-  if (members.empty()) return PURE_GROUP_EMPTY;
-  return rank.handles().groups.add(std::make_shared<const Group>(std::move(members)));
-}
-
-PURE_Group add_group(Rank& rank, const GroupRef& group) {
-  if (group->size() == 0) return PURE_GROUP_EMPTY;
-  return rank.handles().groups.add(group);
-}
-
-// A split of `comm`, inside the process or across processes.
-NewComm split(Call& c, Comm& comm, const char* call, int color, int key) {
-  if (comm.spans_processes())
-    return hier::split(c.rank.member(), comm, call, color, key, *c.rank.process().cluster());
-  return coll::split(c.rank.member(), comm, call, color, key);
-}
-
-// Installs this rank's share of a newly created communicator.
-PURE_Comm install(Rank& rank, const Comm& parent, const NewComm& share, const char* how) {
-  if (share.context < 0) return PURE_COMM_NULL;
-  auto comm = std::make_unique<Comm>(share.context, share.members, rank.world(),
-                                     std::string("a communicator from ") + how);
-  if (share.remote) {
-    // Members in several processes: the Dropbox serves the local view.
-    auto local = std::make_unique<Comm>(share.context | kLocalContextBit, share.local_members,
-                                        rank.world(),
-                                        std::string("the local part of ") + comm->name());
-    local->set_collective(share.dropbox);
-    comm->set_remote(share.remote, std::move(local));
-  } else {
-    comm->set_collective(share.dropbox);
-  }
-  comm->set_errhandler(parent.errhandler());  // inherited, as MPI specifies
-  return rank.add_comm(std::move(comm));
-}
-
-int position(const std::vector<int>& members, int index) {
-  auto it = std::find(members.begin(), members.end(), index);
+int position(const std::vector<int>& members, int world) {
+  auto it = std::find(members.begin(), members.end(), world);
   return it == members.end() ? PURE_UNDEFINED : static_cast<int>(it - members.begin());
 }
 
@@ -72,18 +41,40 @@ int compare_members(const std::vector<int>& a, const std::vector<int>& b) {
   return sa == sb ? PURE_SIMILAR : PURE_UNEQUAL;
 }
 
-void group_ranks_arg(const std::vector<int>& g, int n, const int ranks[]) {
-  if (n < 0) fail(PURE_ERR_ARG, "invalid number of ranks %d", n);
-  if (n > 0 && !ranks) fail(PURE_ERR_ARG, "null rank array with n = %d", n);
-  std::vector<bool> seen(g.size(), false);
-  for (int i = 0; i < n; ++i) {
-    if (ranks[i] < 0 || ranks[i] >= static_cast<int>(g.size()))
-      fail(PURE_ERR_RANK, "ranks[%d] = %d is not a rank of the group (size %zu)", i, ranks[i],
-           g.size());
-    if (seen[static_cast<std::size_t>(ranks[i])])
-      fail(PURE_ERR_RANK, "rank %d appears twice in the rank array", ranks[i]);
-    seen[static_cast<std::size_t>(ranks[i])] = true;
+// The members of `group` must all be in `comm`'s group.
+void subgroup_arg(const Comm& comm, const std::vector<int>& g) {
+  for (std::size_t i = 0; i < g.size(); ++i)
+    if (comm.rank_of(g[i]) < 0)
+      fail(PURE_ERR_GROUP, "rank %zu of the group (rank %d of PURE_COMM_WORLD) is not in %s", i,
+           g[i], comm.name().c_str());
+}
+
+// The hints a communicator keeps (pure.h, pure_comm_set_info), from `info`
+// over `base`; the others are ignored.
+Info hints_of(const Info& base, const Info* info) {
+  static const char* const kKnown[] = {"mpi_assert_no_any_tag", "mpi_assert_no_any_source",
+                                       "mpi_assert_exact_length", "mpi_assert_allow_overtaking"};
+  Info hints = base;
+  for (const char* key : kKnown) {
+    if (!hints.find(key)) hints.set(key, "false");
+    if (const std::string* v = info ? info->find(key) : nullptr)
+      if (*v == "true" || *v == "false") hints.set(key, *v);
   }
+  return hints;
+}
+
+void dup_of(Call& c, Comm& cm, const char* call, const Info* info, PURE_Comm* newcomm) {
+  Context cx = c.rank.context();
+  std::unique_ptr<Comm> made;
+  if (cm.inter()) {
+    made = inter::dup(cx, cm, call);
+  } else {
+    made = dup_comm(cx, cm, call, from(call));
+    topo::copy_topology(cx, cm, *made, call);
+  }
+  *newcomm = install(c, cm, std::move(made));
+  copy_cached(c, cm, newcomm);
+  if (info) c.rank.comm(*newcomm)->set_hints(hints_of(Info{}, info));
 }
 
 }  // namespace
@@ -94,8 +85,45 @@ int pure_comm_dup(PURE_Comm comm, PURE_Comm* newcomm) {
   return call("pure_comm_dup", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
-    NewComm share = split(c, cm, "pure_comm_dup", 0, cm.rank());
-    *newcomm = install(c.rank, cm, share, "pure_comm_dup");
+    dup_of(c, cm, "pure_comm_dup", nullptr, newcomm);
+  });
+}
+
+int pure_comm_idup(PURE_Comm comm, PURE_Comm* newcomm, PURE_Request* request) {
+  return call("pure_comm_idup", [&](Call& c) {
+    Comm& cm = intra_arg(c, comm);
+    if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
+    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
+    *newcomm = PURE_COMM_NULL;  // until the request completes
+    Rank* rank = &c.rank;
+    Request* r = nbc::idup(
+        c.rank.p2p(), c.rank.member().shared(), cm, c.rank.process().tag_ub(),
+        [rank, newcomm, comm](const NewComm& share) {
+          // Completion runs in a wait or test of this rank: the rest of
+          // what pure_comm_dup does, with the parent as it is now.
+          Call done{*rank, "pure_comm_idup"};
+          Comm* found = rank->comm(comm);
+          if (!found)
+            fail(PURE_ERR_COMM, "communicator 0x%x was freed before its pure_comm_idup completed",
+                 static_cast<unsigned>(comm));
+          Comm& parent = *found;
+          Context cx = rank->context();
+          std::unique_ptr<Comm> made = make_comm(share, rank->world(), from("pure_comm_idup"));
+          topo::copy_topology(cx, parent, *made, "pure_comm_idup");
+          *newcomm = install(done, parent, std::move(made));
+          copy_cached(done, parent, newcomm);
+        });
+    *request = handle_of(r);
+  });
+}
+
+int pure_comm_dup_with_info(PURE_Comm comm, PURE_Info info, PURE_Comm* newcomm) {
+  return call("pure_comm_dup_with_info", [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    const Info* hints = info_arg(c, info, true);
+    if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
+    Info empty;
+    dup_of(c, cm, "pure_comm_dup_with_info", hints ? hints : &empty, newcomm);
   });
 }
 
@@ -105,8 +133,28 @@ int pure_comm_split(PURE_Comm comm, int color, int key, PURE_Comm* newcomm) {
     if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
     if (color < 0 && color != PURE_UNDEFINED)
       fail(PURE_ERR_ARG, "invalid color %d (must be >= 0 or PURE_UNDEFINED)", color);
-    NewComm share = split(c, cm, "pure_comm_split", color, key);
-    *newcomm = install(c.rank, cm, share, "pure_comm_split");
+    Context cx = c.rank.context();
+    *newcomm = install(c, cm,
+                       cm.inter() ? inter::split(cx, cm, color, key, "pure_comm_split")
+                                  : split(c, cm, "pure_comm_split", color, key));
+  });
+}
+
+int pure_comm_split_type(PURE_Comm comm, int split_type, int key, PURE_Info info,
+                         PURE_Comm* newcomm) {
+  return call("pure_comm_split_type", [&](Call& c) {
+    Comm& cm = intra_arg(c, comm);
+    info_arg(c, info, true);
+    if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
+    if (split_type != PURE_COMM_TYPE_SHARED && split_type != PURE_UNDEFINED)
+      fail(PURE_ERR_ARG,
+           "invalid split_type %d (PURE_COMM_TYPE_SHARED or PURE_UNDEFINED are supported)",
+           split_type);
+    // The ranks that share this rank's process: the first of them names it.
+    const int color = split_type == PURE_UNDEFINED
+                          ? PURE_UNDEFINED
+                          : c.rank.process().peers().world_of(0);
+    *newcomm = install(c, cm, split(c, cm, "pure_comm_split_type", color, key));
   });
 }
 
@@ -114,16 +162,33 @@ int pure_comm_create(PURE_Comm comm, PURE_Group group, PURE_Comm* newcomm) {
   return call("pure_comm_create", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
-    const std::vector<int>& g = group_arg(c, group);
-    for (std::size_t i = 0; i < g.size(); ++i) {
-      if (cm.rank_of(g[i]) < 0)
-        fail(PURE_ERR_GROUP, "rank %zu of the group (process rank %d) is not in %s", i, g[i],
-             cm.name().c_str());
-    }
+    const std::vector<int>& g = group_arg(c, group)->members();
+    subgroup_arg(cm, g);
     const int pos = position(g, c.rank.world());
-    NewComm share =
-        split(c, cm, "pure_comm_create", pos == PURE_UNDEFINED ? PURE_UNDEFINED : 0, pos);
-    *newcomm = install(c.rank, cm, share, "pure_comm_create");
+    const int color = pos == PURE_UNDEFINED ? PURE_UNDEFINED : 0;
+    Context cx = c.rank.context();
+    *newcomm = install(c, cm,
+                       cm.inter() ? inter::split(cx, cm, color, pos, "pure_comm_create")
+                                  : split(c, cm, "pure_comm_create", color, pos));
+  });
+}
+
+int pure_comm_create_group(PURE_Comm comm, PURE_Group group, int tag, PURE_Comm* newcomm) {
+  return call("pure_comm_create_group", [&](Call& c) {
+    Comm& cm = intra_arg(c, comm);
+    const GroupRef& g = group_arg(c, group);
+    if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
+    send_tag_arg(c, tag);
+    subgroup_arg(cm, g->members());
+    // Not a member: a local call that makes nothing (MPI).
+    if (position(g->members(), c.rank.world()) == PURE_UNDEFINED) {
+      *newcomm = PURE_COMM_NULL;
+      return;
+    }
+    Context cx = c.rank.context();
+    *newcomm = install(c, cm,
+                       make_comm(create_among(cx, g, tag, "pure_comm_create_group"), cx.world,
+                                 from("pure_comm_create_group")));
   });
 }
 
@@ -134,8 +199,7 @@ int pure_comm_free(PURE_Comm* comm) {
     if (*comm == PURE_COMM_WORLD || *comm == PURE_COMM_SELF)
       fail(PURE_ERR_COMM, "%s cannot be freed",
            *comm == PURE_COMM_WORLD ? "PURE_COMM_WORLD" : "PURE_COMM_SELF");
-    c.errors = nullptr;  // the communicator is about to go
-    c.rank.free_comm(*comm);
+    free_comm(c, *comm);
     *comm = PURE_COMM_NULL;
   });
 }
@@ -145,20 +209,17 @@ int pure_comm_compare(PURE_Comm comm1, PURE_Comm comm2, int* result) {
     Comm& a = comm_arg(c, comm1);
     Comm& b = comm_arg(c, comm2);
     if (!result) fail(PURE_ERR_ARG, "null result pointer");
-    if (a.context() == b.context()) {
+    if (&a == &b) {
       *result = PURE_IDENT;
+    } else if (a.inter() != b.inter()) {
+      *result = PURE_UNEQUAL;
     } else {
-      const int g = compare_members(a.members(), b.members());
+      // Intercommunicators: both groups compare, and the weaker result wins.
+      int g = compare_members(a.members(), b.members());
+      if (a.inter()) g = std::max(g, compare_members(a.remote_group().members(),
+                                                     b.remote_group().members()));
       *result = g == PURE_IDENT ? PURE_CONGRUENT : g;
     }
-  });
-}
-
-int pure_comm_group(PURE_Comm comm, PURE_Group* group) {
-  return call("pure_comm_group", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
-    if (!group) fail(PURE_ERR_ARG, "null group pointer");
-    *group = add_group(c.rank, cm.group_ref());
   });
 }
 
@@ -182,82 +243,91 @@ int pure_comm_get_name(PURE_Comm comm, char* comm_name, int* resultlen) {
   });
 }
 
-int pure_group_size(PURE_Group group, int* size) {
-  return call("pure_group_size", [&](Call& c) {
-    const std::vector<int>& g = group_arg(c, group);
+int pure_comm_set_info(PURE_Comm comm, PURE_Info info) {
+  return call("pure_comm_set_info", [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    const Info* hints = info_arg(c, info, false);
+    cm.set_hints(hints_of(cm.hints(), hints));
+  });
+}
+
+int pure_comm_get_info(PURE_Comm comm, PURE_Info* info_used) {
+  return call("pure_comm_get_info", [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (!info_used) fail(PURE_ERR_ARG, "null info pointer");
+    *info_used = c.rank.handles().infos.add(hints_of(cm.hints(), nullptr));
+  });
+}
+
+// ---- intercommunicators ----
+
+int pure_comm_test_inter(PURE_Comm comm, int* flag) {
+  return call("pure_comm_test_inter", [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (!flag) fail(PURE_ERR_ARG, "null flag pointer");
+    *flag = cm.inter();
+  });
+}
+
+namespace {
+Comm& inter_arg(Call& c, PURE_Comm handle) {
+  Comm& cm = comm_arg(c, handle);
+  if (!cm.inter())
+    fail(PURE_ERR_COMM, "%s is not an intercommunicator", cm.name().c_str());
+  return cm;
+}
+}  // namespace
+
+int pure_comm_remote_size(PURE_Comm comm, int* size) {
+  return call("pure_comm_remote_size", [&](Call& c) {
+    Comm& cm = inter_arg(c, comm);
     if (!size) fail(PURE_ERR_ARG, "null size pointer");
-    *size = static_cast<int>(g.size());
+    *size = cm.remote_group().size();
   });
 }
 
-int pure_group_rank(PURE_Group group, int* rank) {
-  return call("pure_group_rank", [&](Call& c) {
-    const std::vector<int>& g = group_arg(c, group);
-    if (!rank) fail(PURE_ERR_ARG, "null rank pointer");
-    *rank = position(g, c.rank.world());
-  });
-}
-
-int pure_group_incl(PURE_Group group, int n, const int ranks[], PURE_Group* newgroup) {
-  return call("pure_group_incl", [&](Call& c) {
-    const std::vector<int>& g = group_arg(c, group);
-    if (!newgroup) fail(PURE_ERR_ARG, "null newgroup pointer");
-    group_ranks_arg(g, n, ranks);
-    std::vector<int> members;
-    for (int i = 0; i < n; ++i) members.push_back(g[static_cast<std::size_t>(ranks[i])]);
-    *newgroup = add_group(c.rank, std::move(members));
-  });
-}
-
-int pure_group_excl(PURE_Group group, int n, const int ranks[], PURE_Group* newgroup) {
-  return call("pure_group_excl", [&](Call& c) {
-    const std::vector<int>& g = group_arg(c, group);
-    if (!newgroup) fail(PURE_ERR_ARG, "null newgroup pointer");
-    group_ranks_arg(g, n, ranks);
-    std::vector<bool> drop(g.size(), false);
-    for (int i = 0; i < n; ++i) drop[static_cast<std::size_t>(ranks[i])] = true;
-    std::vector<int> members;
-    for (std::size_t i = 0; i < g.size(); ++i)
-      if (!drop[i]) members.push_back(g[i]);
-    *newgroup = add_group(c.rank, std::move(members));
-  });
-}
-
-int pure_group_translate_ranks(PURE_Group group1, int n, const int ranks1[], PURE_Group group2,
-                               int ranks2[]) {
-  return call("pure_group_translate_ranks", [&](Call& c) {
-    const std::vector<int>& a = group_arg(c, group1);
-    const std::vector<int>& b = group_arg(c, group2);
-    if (n < 0) fail(PURE_ERR_ARG, "invalid number of ranks %d", n);
-    if (n > 0 && (!ranks1 || !ranks2)) fail(PURE_ERR_ARG, "null rank array with n = %d", n);
-    for (int i = 0; i < n; ++i) {
-      if (ranks1[i] == PURE_PROC_NULL) {
-        ranks2[i] = PURE_PROC_NULL;
-        continue;
-      }
-      if (ranks1[i] < 0 || ranks1[i] >= static_cast<int>(a.size()))
-        fail(PURE_ERR_RANK, "ranks1[%d] = %d is not a rank of group1 (size %zu)", i, ranks1[i],
-             a.size());
-      ranks2[i] = position(b, a[static_cast<std::size_t>(ranks1[i])]);
-    }
-  });
-}
-
-int pure_group_compare(PURE_Group group1, PURE_Group group2, int* result) {
-  return call("pure_group_compare", [&](Call& c) {
-    const std::vector<int>& a = group_arg(c, group1);
-    const std::vector<int>& b = group_arg(c, group2);
-    if (!result) fail(PURE_ERR_ARG, "null result pointer");
-    *result = compare_members(a, b);
-  });
-}
-
-int pure_group_free(PURE_Group* group) {
-  return call("pure_group_free", [&](Call& c) {
+int pure_comm_remote_group(PURE_Comm comm, PURE_Group* group) {
+  return call("pure_comm_remote_group", [&](Call& c) {
+    Comm& cm = inter_arg(c, comm);
     if (!group) fail(PURE_ERR_ARG, "null group pointer");
-    group_arg(c, *group);
-    if (*group != PURE_GROUP_EMPTY) c.rank.handles().groups.remove(*group);
-    *group = PURE_GROUP_NULL;
+    *group = c.rank.handles().groups.add(cm.remote_group_ref());
+  });
+}
+
+int pure_intercomm_create(PURE_Comm local_comm, int local_leader, PURE_Comm peer_comm,
+                          int remote_leader, int tag, PURE_Comm* newintercomm) {
+  return call("pure_intercomm_create", [&](Call& c) {
+    Comm& local = intra_arg(c, local_comm);
+    if (!newintercomm) fail(PURE_ERR_ARG, "null newintercomm pointer");
+    if (local_leader < 0 || local_leader >= local.size())
+      fail(PURE_ERR_RANK, "invalid local_leader %d (%s has %d ranks)", local_leader,
+           local.name().c_str(), local.size());
+    send_tag_arg(c, tag);
+    Comm* peer = nullptr;
+    if (local.rank() == local_leader) {
+      // Only the local leader's peer communicator and remote leader count.
+      peer = &comm_arg(c, peer_comm);
+      c.errors = &local;
+      if (remote_leader < 0 || remote_leader >= peer->peer_size())
+        fail(PURE_ERR_RANK, "invalid remote_leader %d (%s has %d ranks)", remote_leader,
+             peer->name().c_str(), peer->peer_size());
+      if (peer->peer_world(remote_leader) == c.rank.world())
+        fail(PURE_ERR_RANK, "remote_leader %d of %s is the local leader itself", remote_leader,
+             peer->name().c_str());
+    }
+    Context cx = c.rank.context();
+    *newintercomm = install(c, local,
+                            inter::create(cx, local, local_leader, peer, remote_leader, tag,
+                                          "pure_intercomm_create"));
+  });
+}
+
+int pure_intercomm_merge(PURE_Comm intercomm, int high, PURE_Comm* newintracomm) {
+  return call("pure_intercomm_merge", [&](Call& c) {
+    Comm& cm = inter_arg(c, intercomm);
+    if (!newintracomm) fail(PURE_ERR_ARG, "null newintracomm pointer");
+    Context cx = c.rank.context();
+    *newintracomm = install(c, cm, inter::merge(cx, cm, high != 0, "pure_intercomm_merge"));
   });
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "api/attributes.h"
 #include "api/call.h"
 #include "types/envelope.h"
 
@@ -96,14 +97,19 @@ std::vector<D> displs_arg(N count, const D* displs) {
 // Runs make(c, recorder) -> unique_ptr<Datatype>, attaches the envelope and
 // hands out a handle.
 template <class Make>
+PURE_Datatype build(Call& c, bool large, Make&& make) {
+  auto e = std::make_shared<TypeEnvelope>();
+  Recorder rec(*e, large);
+  std::unique_ptr<Datatype> t = make(c, rec);
+  t->set_envelope(std::move(e));
+  return c.rank.handles().types.add(std::shared_ptr<Datatype>(std::move(t)));
+}
+
+template <class Make>
 int construct(const char* name, bool large, PURE_Datatype* newtype, Make&& make) {
   return call(name, [&](Call& c) {
     out_arg(newtype);
-    auto e = std::make_shared<TypeEnvelope>();
-    Recorder rec(*e, large);
-    std::unique_ptr<Datatype> t = make(c, rec);
-    t->set_envelope(std::move(e));
-    *newtype = c.rank.handles().types.add(std::shared_ptr<Datatype>(std::move(t)));
+    *newtype = build(c, large, make);
   });
 }
 
@@ -541,11 +547,15 @@ int pure_type_create_resized_c(PURE_Datatype oldtype, PURE_Count lb, PURE_Count 
 }
 
 int pure_type_dup(PURE_Datatype oldtype, PURE_Datatype* newtype) {
-  return construct("pure_type_dup", false, newtype, [&](Call& c, Recorder& rec) {
-    TypeArg old = old_arg(c, oldtype);
-    rec.combiner(PURE_COMBINER_DUP);
-    rec.type(old);
-    return Datatype::dup(type_of(old));
+  return call("pure_type_dup", [&](Call& c) {
+    out_arg(newtype);
+    *newtype = build(c, false, [&](Call& c2, Recorder& rec) {
+      TypeArg old = old_arg(c2, oldtype);
+      rec.combiner(PURE_COMBINER_DUP);
+      rec.type(old);
+      return Datatype::dup(type_of(old));
+    });
+    copy_type_attributes(c, oldtype, newtype);
   });
 }
 
@@ -562,6 +572,7 @@ int pure_type_free(PURE_Datatype* datatype) {
     if (!datatype) fail(PURE_ERR_ARG, "null datatype pointer");
     const Datatype& t = any_type_arg(c, *datatype);
     if (t.predefined()) fail(PURE_ERR_TYPE, "cannot free the predefined datatype %s", t.name());
+    delete_type_attributes(c, *datatype);
     c.rank.handles().types.remove(*datatype);
     *datatype = PURE_DATATYPE_NULL;
   });

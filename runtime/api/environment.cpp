@@ -1,5 +1,4 @@
-// Flat API: init/finalize, abort, clocks, error strings, error handlers,
-// attributes, and the rank/size queries.
+// Flat API: init/finalize, abort, clocks, and the rank/size queries.
 #include <unistd.h>
 
 #include <chrono>
@@ -10,7 +9,7 @@
 // Declared in pure/mpi_names.h, whose start-up constructor must not be part
 // of the runtime itself.
 extern "C" void pure_report_mpi_names(void);
-#include "api/route.h"
+#include "composite/route.h"
 
 using namespace pure;
 using namespace pure::api;
@@ -32,6 +31,9 @@ int do_init(const char* name, int required, int* provided) {
           fail(PURE_ERR_ARG, "invalid thread level %d", required);
         c.rank.set_thread_level(level);
         if (provided) *provided = level;
+        static const char* const kLevels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                              "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+        c.rank.handles().infos.find(PURE_INFO_ENV)->set("thread_level", kLevels[level]);
         c.rank.set_state(Rank::State::running);
       },
       false);
@@ -83,6 +85,14 @@ int pure_finalized(int* flag) {
 
 int pure_finalize(void) {
   return call("pure_finalize", [&](Call& c) {
+    // First the attributes of PURE_COMM_SELF, then PURE_COMM_WORLD's, the
+    // last set first: programs hang clean-up on them (MPI 2.2 and on).
+    for (PURE_Comm comm : {PURE_COMM_SELF, PURE_COMM_WORLD}) {
+      Comm& cm = *c.rank.comm(comm);
+      if (const int err = delete_attributes(c.rank.handles().keyvals, cm.attributes(), comm))
+        throw Error(err, "an attribute delete callback of " + cm.name() + " returned error " +
+                             std::to_string(err));
+    }
     // Finish what MPI lets a program leave behind: buffered sends still in
     // flight and requests freed while active. Unfinished receives are the
     // program's error, reported rather than left to hang.
@@ -95,7 +105,7 @@ int pure_finalize(void) {
     // before every rank of the job has entered it, so a rank that ends right
     // after (with any exit status) never cuts short another's work before
     // its finalize (job/process.cpp decides the job's status at the end).
-    route::barrier(c.rank, *c.rank.comm(PURE_COMM_WORLD), "pure_finalize");
+    route::barrier(c.rank.member(), *c.rank.comm(PURE_COMM_WORLD), "pure_finalize");
     c.rank.set_state(Rank::State::finalized);
   });
 }
@@ -146,63 +156,7 @@ int pure_get_processor_name(char* name, int* resultlen) {
   });
 }
 
-int pure_error_string(int errorcode, char* string, int* resultlen) {
-  const char* text = error_class_string(errorcode);
-  if (!string || !resultlen) return PURE_ERR_ARG;
-  if (!text) {
-    std::snprintf(string, PURE_MAX_ERROR_STRING, "unknown error code %d", errorcode);
-  } else {
-    std::snprintf(string, PURE_MAX_ERROR_STRING, "%s", in_program_names(text).c_str());
-  }
-  *resultlen = static_cast<int>(std::strlen(string));
-  return text ? PURE_SUCCESS : PURE_ERR_ARG;
-}
-
 void pure_report_mpi_names(void) { report_in_mpi_names(); }
-
-int pure_error_class(int errorcode, int* errorclass) {
-  if (!errorclass || !error_class_string(errorcode)) return PURE_ERR_ARG;
-  *errorclass = errorcode;
-  return PURE_SUCCESS;
-}
-
-int pure_comm_set_errhandler(PURE_Comm comm, PURE_Errhandler errhandler) {
-  return call("pure_comm_set_errhandler", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
-    if (errhandler != PURE_ERRORS_ARE_FATAL && errhandler != PURE_ERRORS_RETURN)
-      fail(PURE_ERR_ARG, "invalid error handler 0x%x", static_cast<unsigned>(errhandler));
-    cm.set_errhandler(errhandler);
-  });
-}
-
-int pure_comm_get_errhandler(PURE_Comm comm, PURE_Errhandler* errhandler) {
-  return call("pure_comm_get_errhandler", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
-    if (!errhandler) fail(PURE_ERR_ARG, "null errhandler pointer");
-    *errhandler = cm.errhandler();
-  });
-}
-
-int pure_comm_get_attr(PURE_Comm comm, int keyval, void* attribute_val, int* flag) {
-  return call("pure_comm_get_attr", [&](Call& c) {
-    comm_arg(c, comm);
-    if (!attribute_val || !flag) fail(PURE_ERR_ARG, "null attribute or flag pointer");
-    // As in MPI, the attribute value is a pointer to the stored integer.
-    static const int wtime_global = 1;
-    static const int host = PURE_PROC_NULL;
-    static const int io = PURE_ANY_SOURCE;
-    const int* value = nullptr;
-    switch (keyval) {
-      case PURE_TAG_UB: value = &c.rank.process().tag_ub(); break;  // lives as long as the job
-      case PURE_WTIME_IS_GLOBAL: value = &wtime_global; break;
-      case PURE_HOST: value = &host; break;
-      case PURE_IO: value = &io; break;
-      default: *flag = 0; return;
-    }
-    *static_cast<const int**>(attribute_val) = value;
-    *flag = 1;
-  });
-}
 
 int pure_get_address(const void* location, PURE_Aint* address) {
   if (!address) return PURE_ERR_ARG;

@@ -36,4 +36,20 @@ inline Request* request_of(PURE_Request handle) {
   return r;
 }
 
+// The status of an empty completion (a null or inactive request, a send).
+inline void empty_status(PURE_Status* status) {
+  if (!status) return;
+  status->MPI_SOURCE = PURE_ANY_SOURCE;
+  status->MPI_TAG = PURE_ANY_TAG;
+  status->MPI_ERROR = PURE_SUCCESS;
+  status->pure_count = 0;
+  status->pure_cancelled = 0;
+}
+
+// The status of a receive from PURE_PROC_NULL.
+inline void proc_null_status(PURE_Status* status) {
+  empty_status(status);
+  if (status) status->MPI_SOURCE = PURE_PROC_NULL;
+}
+
 }  // namespace pure::api

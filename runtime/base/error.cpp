@@ -73,6 +73,11 @@ const char* error_class_string(int code) {
     case PURE_ERR_PENDING: return "PURE_ERR_PENDING: pending request";
     case PURE_ERR_NOT_INITIALIZED: return "PURE_ERR_NOT_INITIALIZED: called before pure_init";
     case PURE_ERR_FINALIZED: return "PURE_ERR_FINALIZED: called after pure_finalize";
+    case PURE_ERR_INFO_KEY: return "PURE_ERR_INFO_KEY: invalid info key";
+    case PURE_ERR_INFO_NOKEY: return "PURE_ERR_INFO_NOKEY: no such info key";
+    case PURE_ERR_INFO_VALUE: return "PURE_ERR_INFO_VALUE: invalid info value";
+    case PURE_ERR_INFO: return "PURE_ERR_INFO: invalid info object";
+    case PURE_ERR_KEYVAL: return "PURE_ERR_KEYVAL: invalid attribute keyval";
     default: return nullptr;
   }
 }

@@ -48,6 +48,9 @@ class ParkerWord {
   // (registers the process for it on the first call).
   static bool asymmetric_supported();
 
+  // A waiter is announced (about to sleep, or asleep): for the trace's
+  // count of parked threads; a snapshot only.
+  bool announced() const { return state_.load(std::memory_order_relaxed) & 1u; }
   // The condition became true after prepare(): withdraw the announcement.
   void cancel() { state_.fetch_and(~1u, std::memory_order_relaxed); }
   // Sleeps until notified or `timeout_ns` passes (0 = no timeout).

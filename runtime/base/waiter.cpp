@@ -1,5 +1,7 @@
 #include "base/waiter.h"
 
+#include <algorithm>
+
 namespace pure {
 
 namespace {
@@ -27,11 +29,16 @@ void Waiter::loop(FunctionRef<bool()> done, const WaitSite& site, unsigned flags
   std::uint32_t round = 0;
   bool entered = false;
   bool remote = false;  // waits on another process: poll MPI, never sleep long
+  // Observed (PURE_TRACE, PURE_STATS): when the wait began and the last
+  // stage it reached.
+  const bool observed = trace_ || stats_;
+  std::uint64_t began = 0;
+  trace::How how = trace::How::spin;
   for (;;) {
     // Abort first: once the job is ending, a peer's buffers may be unwinding
     // and progress must not copy from or into them.
     if (abortable && aborted()) {
-      if (entered) status_.leave();
+      if (entered) leave(site, began, how);
       throw JobAborted{};
     }
     if (work) work->progress(round >= kDrainAfterRounds);
@@ -40,6 +47,7 @@ void Waiter::loop(FunctionRef<bool()> done, const WaitSite& site, unsigned flags
       remote = site.remote || (work && work->remote_in_flight());
       status_.enter(site, remote);
       entered = true;
+      if (observed) began = trace::now();
     }
     // Work-first: our own condition was checked above; only now may we run
     // one chunk of another thread's task.
@@ -51,11 +59,13 @@ void Waiter::loop(FunctionRef<bool()> done, const WaitSite& site, unsigned flags
     if (fibers_ && fibers_->yield(fiber_)) {
       // The next fiber of this core ran and it is our turn again.
       if (round >= kFiberKernelYieldRounds) sched_yield();
+      how = std::max(how, trace::How::fiber);
     } else if (round < policy_.spin_rounds) {
       // Polling MPI takes long enough by itself: no pause on top of it.
       if (!remote) cpu_relax();
     } else if (round < policy_.spin_rounds + policy_.yield_rounds) {
       sched_yield();
+      how = std::max(how, trace::How::yield);
     } else if (remote && parker_.asymmetric()) {
       // Polling another process, with the asymmetric Parker: a park would
       // cost a process-wide barrier (membarrier) every kRemotePollNs,
@@ -80,10 +90,23 @@ void Waiter::loop(FunctionRef<bool()> done, const WaitSite& site, unsigned flags
       // Nobody notifies us of MPI traffic: a wait on another process sleeps
       // briefly and polls MPI again.
       parker_.park(token, remote ? kRemotePollNs : policy_.park_timeout_ns);
+      how = std::max(how, trace::How::park);
     }
     ++round;
   }
-  if (entered) status_.leave();
+  if (entered) leave(site, began, how);
+}
+
+void Waiter::leave(const WaitSite& site, std::uint64_t began, trace::How how) {
+  status_.leave();
+  if (!trace_ && !stats_) return;
+  const std::uint64_t end = trace::now();
+  if (stats_) stats_->blocked += end - began;
+  if (trace_) {
+    trace_->push(trace::Event{began, end, "wait", 0, -1, site.peer, site.tag, -1,
+                              trace::Event::Kind::slice, how});
+    trace_->waited(how);
+  }
 }
 
 }  // namespace pure

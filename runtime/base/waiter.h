@@ -30,6 +30,8 @@
 #include "base/fiber.h"
 #include "base/function_ref.h"
 #include "base/parker.h"
+#include "base/stats.h"
+#include "base/trace.h"
 #include "pure/run.hpp"
 
 namespace pure {
@@ -166,6 +168,14 @@ class Waiter {
 
   // Set once by the owner before the thread first waits.
   void set_work(WaitWork* work) { work_ = work; }
+  // The thread's trace buffer (PURE_TRACE) and counters (PURE_STATS), each
+  // nullptr when off; set once by the owner before the thread runs.
+  void set_observers(trace::Buffer* trace, RankStats* stats) {
+    trace_ = trace;
+    stats_ = stats;
+  }
+  trace::Buffer* trace() const { return trace_; }
+  RankStats* stats() const { return stats_; }
 
   Parker& parker() { return parker_; }
   WaitStatus& status() { return status_; }
@@ -212,6 +222,8 @@ class Waiter {
  private:
   // The rounds of the wait loop, out of line: compiled once, in waiter.cpp.
   void loop(FunctionRef<bool()> done, const WaitSite& site, unsigned flags);
+  // The wait that began at `began` (observed waits) ends, having reached `how`.
+  void leave(const WaitSite& site, std::uint64_t began, trace::How how);
 
   Parker parker_;
   const BackoffPolicy policy_;
@@ -219,6 +231,8 @@ class Waiter {
   const int fiber_;
   const std::atomic<int>* const abort_code_;
   WaitWork* work_ = nullptr;
+  trace::Buffer* trace_ = nullptr;
+  RankStats* stats_ = nullptr;
   WaitStatus status_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "base/handle.h"
 #include "channels/endpoint.h"
 
 namespace pure {
@@ -55,6 +56,17 @@ void BsendBuffer::track(char* region, Request* request) {
     used_.erase(it);
   else
     it->request = request;
+}
+
+Request* BsendBuffer::send(Endpoint& p2p, const void* buf, std::size_t count, const Datatype& type,
+                           int dest, const Comm& comm, int tag) {
+  const std::size_t bytes = count * type.size();
+  char* region = reserve(p2p, bytes);
+  pack(buf, count, type, 0, region, bytes);
+  static const TypeRef packed{Datatype::predefined(handle_index(PURE_PACKED)), nullptr};
+  Request* r = p2p.isend(region, bytes, packed, dest, comm, tag, SendMode::standard);
+  track(region, r);
+  return r;
 }
 
 void BsendBuffer::flush(Endpoint& p2p) {

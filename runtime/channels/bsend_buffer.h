@@ -13,6 +13,7 @@
 
 namespace pure {
 
+class Comm;
 class Endpoint;
 
 class BsendBuffer {
@@ -23,6 +24,11 @@ class BsendBuffer {
   char* reserve(Endpoint& p2p, std::size_t bytes);
   // The send from `region` is in flight as `request` (nullptr: already done).
   void track(char* region, Request* request);
+  // A buffered send of `count` items of `type` at `buf` to world rank `dest`
+  // of `comm`: packed into a reserved region, sent from there, tracked.
+  // Returns the send's request (the user's completes at once).
+  Request* send(Endpoint& p2p, const void* buf, std::size_t count, const Datatype& type, int dest,
+                const Comm& comm, int tag);
   // Waits for every buffered send, then hands the buffer back.
   std::pair<void*, std::size_t> detach(Endpoint& p2p);
   // Waits for every buffered send (finalize).

@@ -3,38 +3,16 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "base/error.h"
+#include "channels/copy.h"
 #include "channels/rendezvous.h"
 #include "comm/comm.h"
 
 namespace pure {
 
 namespace {
-
-// memcpy for the few bytes most messages carry: a library call costs more
-// than the copy. Two possibly overlapping fixed-size moves cover 1..16 bytes.
-inline void copy_bytes(void* dst, const void* src, std::size_t n) {
-  auto* d = static_cast<unsigned char*>(dst);
-  auto* s = static_cast<const unsigned char*>(src);
-  if (n >= 8 && n <= 16) {
-    std::uint64_t a, b;
-    std::memcpy(&a, s, 8);
-    std::memcpy(&b, s + n - 8, 8);
-    std::memcpy(d, &a, 8);
-    std::memcpy(d + n - 8, &b, 8);
-  } else if (n >= 4 && n < 8) {
-    std::uint32_t a, b;
-    std::memcpy(&a, s, 4);
-    std::memcpy(&b, s + n - 4, 4);
-    std::memcpy(d, &a, 4);
-    std::memcpy(d + n - 4, &b, 4);
-  } else if (n < 4) {
-    for (std::size_t i = 0; i < n; ++i) d[i] = s[i];
-  } else {
-    std::memcpy(d, s, n);
-  }
-}
 
 void copy_out(void* out, const void* src, std::size_t count, const Datatype& type,
               std::size_t bytes) {
@@ -44,35 +22,7 @@ void copy_out(void* out, const void* src, std::size_t count, const Datatype& typ
     pack(src, count, type, 0, out, bytes);
 }
 
-void fill_probe_status(PURE_Status* status, int source, int tag, std::size_t bytes) {
-  if (!status) return;
-  status->MPI_SOURCE = source;
-  status->MPI_TAG = tag;
-  status->MPI_ERROR = PURE_SUCCESS;
-  status->pure_count = bytes;
-  status->pure_cancelled = 0;
-}
-
-// Removes a stack-allocated receive from the posted list if we unwind (abort).
-struct PostedGuard {
-  Matcher& matcher;
-  Request* r;
-  ~PostedGuard() {
-    if (r->state == Request::State::posted) matcher.remove(r);
-  }
-};
-
-// A batch of matches leaves holes in the posted list, squeezed out at the
-// end, also when a delivery throws.
-struct Batch {
-  explicit Batch(Matcher& m) : matcher(m) { matcher.begin_batch(); }
-  ~Batch() { matcher.end_batch(); }
-  Matcher& matcher;
-};
-
 }  // namespace
-
-// ------------------------------------------------- completing receives
 
 Request* completed_send_request() {
   static Request* const done = [] {
@@ -82,37 +32,6 @@ Request* completed_send_request() {
     return r;
   }();
   return done;
-}
-
-void complete_recv(Request* r, int source, int tag, std::size_t bytes, std::size_t capacity) {
-  r->status.MPI_SOURCE = source;
-  r->status.MPI_TAG = tag;
-  r->status.pure_count = std::min(bytes, capacity);
-  r->status.pure_cancelled = 0;
-  r->message_bytes = bytes;
-  r->error = bytes > capacity ? PURE_ERR_TRUNCATE : PURE_SUCCESS;
-  r->status.MPI_ERROR = r->error;
-  r->state = Request::State::complete;
-}
-
-void deliver(Request* r, int source, int tag, const void* payload, std::size_t bytes) {
-  const Datatype& t = *r->type.type;
-  const std::size_t capacity = r->count * t.size();
-  const std::size_t n = std::min(bytes, capacity);
-  if (t.contiguous())
-    copy_bytes(static_cast<char*>(r->buf) + t.true_lb(), payload, n);
-  else
-    unpack(payload, n, r->buf, r->count, t, 0);
-  complete_recv(r, source, tag, bytes, capacity);
-}
-
-void complete_cancelled(Request* r) {
-  r->state = Request::State::complete;
-  r->status.pure_cancelled = 1;
-  r->status.pure_count = 0;
-  r->status.MPI_SOURCE = PURE_ANY_SOURCE;
-  r->status.MPI_TAG = PURE_ANY_TAG;
-  r->status.MPI_ERROR = PURE_SUCCESS;
 }
 
 // ------------------------------------------------------------ the endpoint
@@ -158,8 +77,17 @@ Request* Endpoint::new_request() {
 void Endpoint::free_request(Request* r) {
   if (r == completed_send_request()) return;
   r->type = TypeRef{};  // drop the datatype reference now, not at reuse
+  r->op.reset();        // and an operation's buffers
+  ++r->generation;      // its handles are stale from now on
+  if (r->rendezvous && r->status.pure_cancelled &&
+      !r->rendezvous_desc.released.load(std::memory_order_acquire)) {
+    // A cancelled announcement still in its receiver's queue: the
+    // descriptor is ours until the receiver hands it back (progress
+    // returns the request to the pool then).
+    unreturned_.push_back(r);
+    return;
+  }
   r->state = Request::State::free;
-  ++r->generation;
   r->next = free_requests_;
   free_requests_ = r;
 }
@@ -318,141 +246,6 @@ Request* Endpoint::isend(const void* buf, std::size_t count, const TypeRef& type
   return r;
 }
 
-// ------------------------------------------------------------- receive side
-
-// Delivers the message at `pos` of `q` into `r` and consumes it. The sender
-// waits for room only when the queue is full; the result says when
-// consuming made some, and then the caller wakes it.
-bool Endpoint::take(Request* r, EagerQueue* q, std::uint64_t pos, SlotHeader* h) {
-  if (h->kind == SlotKind::eager) {
-    deliver(r, h->source, h->tag, EagerQueue::payload(h), h->bytes);
-    return q->consume(pos);
-  }
-  RendezvousDescriptor* d;
-  std::memcpy(&d, EagerQueue::payload(h), sizeof d);
-  const int source = h->source;
-  const int tag = h->tag;
-  const bool made_room = q->consume(pos);
-  rendezvous::deliver(r, source, tag, d, waiter_, !shared_cores_);
-  return made_room;
-}
-
-void Endpoint::deliver_unexpected(Request* r, Unexpected& u) {
-  if (u.kind == SlotKind::eager)
-    deliver(r, u.envelope.source, u.envelope.tag, u.data.get(), u.bytes);
-  else
-    rendezvous::deliver(r, u.envelope.source, u.envelope.tag, u.descriptor, waiter_,
-                        !shared_cores_);
-}
-
-bool Endpoint::match_queue(Request* r, int s) {
-  EagerQueue* q = in_queue(s);
-  if (!q) return false;
-  const int sender = peers_.world_of(s);
-  // Only the earliest matching message may be taken (non-overtaking).
-  return q->scan([&](std::uint64_t pos, SlotHeader* h) {
-    if (!matches(*r, Envelope{sender, h->source, h->context, h->tag})) return false;
-    if (take(r, q, pos, h)) wake(s);
-    return true;
-  });
-}
-
-bool Endpoint::match_unexpected(Request* r) {
-  auto it = matcher_.find_unexpected(*r);
-  if (it == matcher_.unexpected().end()) return false;
-  deliver_unexpected(r, *it);
-  matcher_.unexpected().erase(it);
-  return true;
-}
-
-bool Endpoint::match(Request* r) {
-  if (match_unexpected(r)) return true;
-  if (r->peer >= 0) {
-    const int s = peers_.local_of(r->peer);
-    return s >= 0 && match_queue(r, s);
-  }
-  learn_inbound();
-  for (QueueTable::Inbound* in : inbound_)
-    if (match_queue(r, in->sender)) return true;
-  return false;
-}
-
-void Endpoint::drain_full_queues() {
-  learn_inbound();
-  for (QueueTable::Inbound* in : inbound_) {
-    const int s = in->sender;
-    EagerQueue* q = &in->queue;
-    // Hand back slots consumed but not yet released first: that alone may
-    // unblock the sender.
-    if (q->release()) wake(s);
-    if (!q->full()) continue;
-    // Everything left in the queue moves, in order, behind what is already
-    // in the unexpected list: the "unexpected is older" invariant holds.
-    const int sender = peers_.world_of(s);
-    q->scan([&](std::uint64_t pos, SlotHeader* h) {
-      Unexpected u{Envelope{sender, h->source, h->context, h->tag}, h->kind, h->bytes, nullptr,
-                   nullptr};
-      if (h->kind == SlotKind::eager) {
-        u.data.reset(new char[h->bytes ? h->bytes : 1]);
-        std::memcpy(u.data.get(), EagerQueue::payload(h), h->bytes);
-      } else {
-        std::memcpy(&u.descriptor, EagerQueue::payload(h), sizeof u.descriptor);
-      }
-      matcher_.add_unexpected(std::move(u));
-      q->consume(pos);
-      return false;
-    });
-    q->release();
-    wake(s);
-  }
-}
-
-void Endpoint::retire_posted(std::size_t i) {
-  Request* r = matcher_.at(i);
-  matcher_.retire(i);
-  if (r->detached) free_request(r);
-}
-
-// Several posted receives. Matching walks the messages, not the receives:
-// each message, taken per sender in arrival order, goes to the earliest
-// posted receive it matches. Walking the receives instead would let a later
-// receive take a message that arrived just after an earlier, equally
-// matching receive had looked at that sender's queue.
-void Endpoint::match_posted() {
-  Batch batch(matcher_);
-  // The unexpected list first: from each sender it holds older messages than
-  // the sender's queue.
-  auto& unexpected = matcher_.unexpected();
-  for (auto it = unexpected.begin(); it != unexpected.end() && matcher_.posted() != 0;) {
-    const std::size_t i = matcher_.first_match(it->envelope);
-    if (i == Matcher::kNone) {
-      ++it;
-      continue;
-    }
-    deliver_unexpected(matcher_.at(i), *it);
-    it = unexpected.erase(it);
-    retire_posted(i);
-  }
-  learn_inbound();
-  for (std::size_t k = 0; k < inbound_.size() && matcher_.posted() != 0; ++k) {
-    const int s = inbound_[k]->sender;
-    const int sender = peers_.world_of(s);
-    if (!matcher_.any_source() && matcher_.first_from(sender) == Matcher::kNone) continue;
-    EagerQueue* q = &inbound_[k]->queue;
-    bool made_room = false;
-    q->scan([&](std::uint64_t pos, SlotHeader* h) {
-      const std::size_t i =
-          matcher_.first_match(Envelope{sender, h->source, h->context, h->tag});
-      if (i != Matcher::kNone) {
-        made_room |= take(matcher_.at(i), q, pos, h);
-        retire_posted(i);
-      }
-      return matcher_.posted() == 0;
-    });
-    if (made_room) wake(s);
-  }
-}
-
 void Endpoint::progress(bool stuck) {
   if (queued_total_ != 0) push_queued();
   if (stuck) drain_full_queues();
@@ -465,6 +258,19 @@ void Endpoint::progress(bool stuck) {
   // After local matching: then no unexpected message matches a posted
   // receive, and pulled messages cannot overtake one (remote.h).
   if (remote_ && !matcher_.idle()) remote_->progress();
+  if (!running_.empty()) advance_running();
+  for (std::size_t i = 0; i < unreturned_.size();) {
+    Request* r = unreturned_[i];
+    if (!r->rendezvous_desc.released.load(std::memory_order_acquire)) {
+      ++i;
+      continue;
+    }
+    unreturned_[i] = unreturned_.back();
+    unreturned_.pop_back();
+    r->state = Request::State::free;
+    r->next = free_requests_;
+    free_requests_ = r;
+  }
   for (std::size_t i = 0; i < detached_.size();) {
     Request* r = detached_[i];
     // A queued send is pushed (and freed) by push_queued.
@@ -478,139 +284,14 @@ void Endpoint::progress(bool stuck) {
   }
 }
 
-// A lone blocking receive from a known source (nothing else posted, every
-// rank on its own core), once the unexpected list has nothing for it, is
-// satisfied by the earliest matching message in the sender's queue, or else
-// by one the sender has yet to publish: spin_for_next scans the queue once
-// and then spins on the next slot's one word instead of running the whole
-// progress engine each round, so the message is seen within a few
-// nanoseconds of its cache line arriving. It gives up after a bounded spin
-// and leaves the rest to the general wait loop (which also parks and steals).
-bool Endpoint::spins(const Request* r) const {
-  return r->peer >= 0 && matcher_.idle() && !shared_cores_ && peers_.here(r->peer);
-}
-
-bool Endpoint::spin_for_next(Request* r) {
-  constexpr int kSpins = 1 << 14;
-  const int s = peers_.local_of(r->peer);
-  EagerQueue* q = in_queue(s);
-  if (!q) return false;
-  // About to wait: hand consumed slots back now, while the store's cache
-  // line transfer overlaps the wait, rather than in a batch right before a
-  // reply (x86 commits stores in order, so the reply would wait for it).
-  if (q->release()) wake(s);
-  const int sender = r->peer;
-  // Takes the message at `pos` if it matches.
-  auto take_at = [&](std::uint64_t pos, SlotHeader* h) {
-    if (!matches(*r, Envelope{sender, h->source, h->context, h->tag})) return false;
-    if (take(r, q, pos, h)) wake(s);
-    return true;
-  };
-  // The earliest matching message from the sender (the caller looked in the
-  // unexpected list): take it rather than spin past it on the next position
-  // (which its sender, if it waits for this one, would never fill).
-  std::uint64_t next = 0;
-  if (q->scan(take_at, &next)) return true;
-  if (next == q->head() + q->capacity()) return false;  // full: the general loop drains it
-  if (!waiter_.spin([&] { return !q->unpublished(next); }, kSpins)) return false;
-  // The message at `next` is the sender's next: if it matches, nothing
-  // older from this sender does (we looked above), so take it here.
-  bool end = false;
-  SlotHeader* h = q->peek(next, &end);
-  return (h && take_at(next, h)) || match(r);
-}
-
-void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int source,
-                    const Comm& comm, int tag, PURE_Status* status, const WaitSite& site) {
-  Request r;
-  r.kind = Request::Kind::recv;
-  r.comm = &comm;
-  r.context = comm.context();
-  r.peer = source;
-  r.tag = tag;
-  r.buf = buf;
-  r.count = count;
-  r.type.type = type.type;  // the caller's TypeRef outlives this call
-  // Receives posted earlier get the first chance at every message.
-  if (!matcher_.idle()) progress(false);
-  if (remote_ && remote_->direct(r)) {
-    // The unexpected list may hold an older message; else MPI matches it.
-    if (!match(&r)) remote_->recv_direct(&r, site);
-  } else if (!matcher_.idle() ||
-             !(spins(&r) ? match_unexpected(&r) || spin_for_next(&r) : match(&r))) {
-    matcher_.post(&r);
-    PostedGuard guard{matcher_, &r};
-    WaitSite where = site;
-    where.remote = remote_ && remote_->may_match(r, comm);
-    waiter_.wait_until([&] { return r.complete(); }, where);
-  }
-  if (status) *status = r.status;
-  if (r.error == PURE_ERR_TRUNCATE && r.message_bytes == 0)  // from MPI, whole size unknown
-    fail(PURE_ERR_TRUNCATE,
-         "a message from rank %d (tag %d) is longer than the receive buffer of %zu bytes",
-         r.status.MPI_SOURCE, r.status.MPI_TAG, r.count * type.type->size());
-  if (r.error == PURE_ERR_TRUNCATE)
-    fail(PURE_ERR_TRUNCATE,
-         "message of %zu bytes from rank %d (tag %d) does not fit the receive buffer of %zu bytes",
-         r.message_bytes, r.status.MPI_SOURCE, r.status.MPI_TAG, r.count * type.type->size());
-}
-
-Request* Endpoint::irecv(void* buf, std::size_t count, const TypeRef& type, int source,
-                         const Comm& comm, int tag) {
-  Request* r = new_request();
-  r->kind = Request::Kind::recv;
-  r->comm = &comm;
-  r->context = comm.context();
-  r->peer = source;
-  r->tag = tag;
-  r->buf = buf;
-  r->count = count;
-  r->type = type;
-  if (remote_ && remote_->direct(*r)) {
-    if (!match(r)) remote_->post_direct(r);
-    return r;
-  }
-  if (matcher_.idle() && match(r)) return r;
-  matcher_.post(r);
-  return r;
-}
-
-bool Endpoint::iprobe(int source, const Comm& comm, int tag, PURE_Status* status) {
-  progress(false);
-  Request probe;
-  probe.context = comm.context();
-  probe.peer = source;
-  probe.tag = tag;
-  auto found = [&] {
-    auto it = matcher_.find_unexpected(probe);
-    if (it == matcher_.unexpected().end()) return false;
-    fill_probe_status(status, it->envelope.source, it->envelope.tag, it->bytes);
-    return true;
-  };
-  if (found()) return true;
-  learn_inbound();
-  for (QueueTable::Inbound* in : inbound_) {
-    const int sender = peers_.world_of(in->sender);
-    if (source >= 0 && sender != source) continue;
-    EagerQueue* q = &in->queue;
-    if (q->scan([&](std::uint64_t, SlotHeader* h) {
-          if (!matches(probe, Envelope{sender, h->source, h->context, h->tag})) return false;
-          fill_probe_status(status, h->source, h->tag, h->bytes);
-          return true;
-        }))
-      return true;
-  }
-  // Messages from other processes wait in MPI until pulled.
-  if (remote_ && remote_->may_match(probe, comm)) {
-    remote_->pull(comm);
-    return found();
-  }
-  return false;
-}
-
 bool Endpoint::test(Request* r) {
   switch (r->state) {
     case Request::State::complete:
+    case Request::State::inactive:
+      return true;
+    case Request::State::running:
+      if (!r->op->advance(*r)) return false;
+      finish_operation(r);
       return true;
     case Request::State::in_mpi:
       return remote_->test(r);
@@ -624,7 +305,11 @@ bool Endpoint::test(Request* r) {
 }
 
 bool Endpoint::cancel(Request* r) {
-  if (r->kind != Request::Kind::recv) return false;
+  if (r->kind == Request::Kind::operation) {
+    if (r->state == Request::State::running) r->op->cancel(*r);
+    return false;
+  }
+  if (r->kind == Request::Kind::send) return cancel_send(r);
   if (r->state == Request::State::in_mpi) {
     remote_->cancel(r);
     return false;
@@ -634,7 +319,51 @@ bool Endpoint::cancel(Request* r) {
   return true;
 }
 
+// A send not yet matched is cancelled: one still waiting for room in its
+// queue leaves the queued list; an announced rendezvous (or synchronous)
+// send wins the claim against its receiver (rendezvous.h). An eager send
+// already in its queue completed when it went in (MPI lets a cancel find
+// the send complete); one to another process is MPI's to cancel.
+bool Endpoint::cancel_send(Request* r) {
+  switch (r->state) {
+    case Request::State::queued: {
+      Request** link = &queued_head_;
+      Request* prev = nullptr;
+      while (*link != r) {
+        prev = *link;
+        link = &(*link)->next;
+      }
+      *link = r->next;
+      if (queued_tail_ == r) queued_tail_ = prev;
+      --queued_to_[r->peer];
+      --queued_total_;
+      complete_cancelled(r);
+      return true;
+    }
+    case Request::State::announced:
+      if (!rendezvous::cancel(&r->rendezvous_desc)) return false;  // a receive has it
+      complete_cancelled(r);
+      return true;
+    case Request::State::in_mpi:
+      remote_->cancel(r);
+      return false;
+    default:
+      return false;
+  }
+}
+
 void Endpoint::detach(Request* r) {
+  if (r->kind == Request::Kind::operation) {
+    if (r->state != Request::State::running || r->op->release_running(*r)) {
+      free_request(r);
+      return;
+    }
+    r->detached = true;
+    // A running operation in the running list is freed there when it
+    // completes; any other is tested by progress like a detached send.
+    if (std::find(running_.begin(), running_.end(), r) == running_.end()) detached_.push_back(r);
+    return;
+  }
   r->detached = true;
   if (r->kind == Request::Kind::recv) {
     if (r->complete())
@@ -647,6 +376,42 @@ void Endpoint::detach(Request* r) {
     free_request(r);
   else
     detached_.push_back(r);
+}
+
+// ---------------------------------------------------------------- operations
+
+void Endpoint::start(Request* r) {
+  if (r->persistent) r->op->start(*r);
+  r->state = Request::State::running;
+  if (r->op->advance(*r)) {
+    r->state = Request::State::complete;
+    return;
+  }
+  if (r->op->needs_progress()) running_.push_back(r);
+}
+
+void Endpoint::finish_operation(Request* r) {
+  r->state = Request::State::complete;
+  auto it = std::find(running_.begin(), running_.end(), r);
+  if (it == running_.end()) return;
+  *it = running_.back();
+  running_.pop_back();
+}
+
+void Endpoint::advance_running() {
+  // By index: an operation's advance may start point-to-point traffic but
+  // never another operation, and a completed one leaves the list here.
+  for (std::size_t i = 0; i < running_.size();) {
+    Request* r = running_[i];
+    if (!r->op->advance(*r)) {
+      ++i;
+      continue;
+    }
+    r->state = Request::State::complete;
+    running_[i] = running_.back();
+    running_.pop_back();
+    if (r->detached) free_request(r);
+  }
 }
 
 }  // namespace pure

@@ -66,18 +66,37 @@ class Endpoint {
                  int tag);
   // Probe without receiving: true and *status filled when a match exists.
   bool iprobe(int source, const Comm& comm, int tag, PURE_Status* status);
+  // Matched probe: takes the earliest message a receive of (source, tag) on
+  // `comm` would match out of matching, into *message (an announcement
+  // claimed from its sender); true and *status filled if there was one.
+  bool improbe(int source, const Comm& comm, int tag, PURE_Status* status, Unexpected* message);
+  // Receives a message a matched probe took into receive `r`, completing it.
+  void receive_matched(Request* r, Unexpected& message);
 
-  // Advances `r` (helps copy a rendezvous it sent) and says if it completed.
+  // Advances `r` (helps copy a rendezvous it sent, advances an operation)
+  // and says if it completed. An inactive persistent request counts as
+  // complete (MPI: waiting on one returns at once).
   bool test(Request* r);
-  // Cancels a pending receive. Returns false if it already matched.
+  // Cancels a pending receive, a send not yet matched, or an operation
+  // (Operation::cancel). Returns false if it already matched.
   bool cancel(Request* r);
   // Forgets a request the user freed while active; it completes in the background.
   void detach(Request* r);
 
+  // Starts operation request `r` (Operation::start for a persistent one)
+  // and advances it once; from then on the rank's progress advances it when
+  // it needs that (Operation::needs_progress), so that it moves on while
+  // the rank waits for anything at all.
+  void start(Request* r);
+
   // One step of everything this rank owes others (WaitWork::progress).
   void progress(bool stuck);
   // Something in flight in another process (WaitWork::remote_in_flight).
-  bool remote_in_flight() const { return remote_ && remote_->in_flight(); }
+  // A running operation may be waiting on one (its next round's messages
+  // are not posted yet): across processes it counts.
+  bool remote_in_flight() const {
+    return remote_ && (remote_->in_flight() || !running_.empty());
+  }
 
   // What is still in flight, checked by finalize.
   std::size_t pending_sends() const;
@@ -135,18 +154,29 @@ class Endpoint {
   }
   void enqueue(Request* r);
   void push_queued();
+  bool cancel_send(Request* r);
 
   // ---- receive side ----
   bool match(Request* r);             // tries to complete a posted receive
   bool match_unexpected(Request* r);  // from the unexpected list only
   bool match_queue(Request* r, int sender);
-  bool take(Request* r, EagerQueue* q, std::uint64_t pos, SlotHeader* h);
+  // What take() did: kTaken (the message went into the receive), kMadeRoom.
+  static constexpr unsigned kTaken = 1, kMadeRoom = 2;
+  unsigned take(Request* r, EagerQueue* q, std::uint64_t pos, SlotHeader* h);
   void match_posted();  // matches several posted receives in order
   bool spins(const Request* r) const;
   bool spin_for_next(Request* r);
   void drain_full_queues();
-  void deliver_unexpected(Request* r, Unexpected& u);
+  // Delivers `u` into `r`; false for an announcement its sender cancelled
+  // (handed back: the caller drops `u` and looks further).
+  bool deliver_unexpected(Request* r, Unexpected& u);
   void wake(int local) const { peers_.parker(local).notify(); }
+
+  // ---- operations ----
+  // Advances every running operation that needs progress.
+  void advance_running();
+  // Operation `r` completed: out of the running list.
+  void finish_operation(Request* r);
 
   const int me_;
   Waiter& waiter_;
@@ -171,6 +201,9 @@ class Endpoint {
   IntMap<std::uint32_t> queued_to_;         // queued sends per destination
   std::size_t queued_total_ = 0;
   std::vector<Request*> detached_;          // freed by the user while active
+  std::vector<Request*> running_;           // operations that need progress
+  std::vector<Request*> unreturned_;        // freed cancelled sends whose receiver still
+                                            // holds the announcement (free_request)
 
   std::vector<std::unique_ptr<Request>> request_storage_;
   Request* free_requests_ = nullptr;

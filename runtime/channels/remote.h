@@ -38,8 +38,8 @@ class Remote {
 
   // Advances an in_mpi request; whether it completed.
   virtual bool test(Request* r) = 0;
-  // Asks MPI to cancel an in_mpi receive; it completes either cancelled or
-  // with its message.
+  // Asks MPI to cancel an in_mpi send or receive; it completes either
+  // cancelled or normally.
   virtual void cancel(Request* r) = 0;
 
   // Whether receive (or probe) `r` on `comm` may be matched by a message

@@ -17,9 +17,17 @@ void prepare(RendezvousDescriptor* d, const void* buf, std::size_t count, const 
   d->receiver = nullptr;
   // Relaxed: the announcement's release store publishes the whole descriptor.
   d->matched.store(false, std::memory_order_relaxed);
+  d->claim.store(kOpen, std::memory_order_relaxed);
   d->next_chunk.store(0, std::memory_order_relaxed);
   d->chunks_done.store(0, std::memory_order_relaxed);
   d->released.store(false, std::memory_order_relaxed);
+}
+
+void discard(RendezvousDescriptor* d) {
+  Parker* sender = d->sender;
+  // Release: the sender may reuse the descriptor once it sees this.
+  d->released.store(true, std::memory_order_release);
+  sender->notify();
 }
 
 void help(RendezvousDescriptor* d, bool receiver) {

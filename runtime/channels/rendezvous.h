@@ -35,6 +35,30 @@ constexpr std::size_t kChunkBytes = 256 * 1024;
 void prepare(RendezvousDescriptor* d, const void* buf, std::size_t count, const Datatype& type,
              Parker* sender);
 
+// Cancelling (pure_cancel of a send not yet matched). Before it touches
+// an announcement, a receive claims it with a compare-and-swap on `claim`;
+// the sender cancels with one from the same open state, so exactly one of
+// the two wins (acq_rel on both sides).
+enum Claim : int { kOpen = 0, kTaken = 1, kCancelled = 2 };
+// Receiver: claims `d` for a receive; false when the sender cancelled it,
+// in which case the receiver hands it back (discard) and looks further.
+inline bool claim(RendezvousDescriptor* d) {
+  int open = kOpen;
+  return d->claim.compare_exchange_strong(open, kTaken, std::memory_order_acq_rel);
+}
+// Receiver: gives a cancelled announcement back to its sender, who keeps
+// the descriptor until then; `d` must not be touched afterwards.
+void discard(RendezvousDescriptor* d);
+// A probe's view: whether the sender cancelled `d` (then it is no message).
+inline bool cancelled(const RendezvousDescriptor* d) {
+  return d->claim.load(std::memory_order_acquire) == kCancelled;
+}
+// Sender: cancels `d` if no receive claimed it yet; whether it did.
+inline bool cancel(RendezvousDescriptor* d) {
+  int open = kOpen;
+  return d->claim.compare_exchange_strong(open, kCancelled, std::memory_order_acq_rel);
+}
+
 // Either side: copies chunks while any is left to claim (a sender only once
 // the receiver matched, and only when there are two chunks or more).
 void help(RendezvousDescriptor* d, bool receiver);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "base/parker.h"
 #include "pure/pure.h"
@@ -16,6 +17,7 @@ struct pure_request_s {};  // opaque to users; pure::Request derives from it
 namespace pure {
 
 class Comm;
+class Request;
 
 enum class SendMode { standard, synchronous, ready, buffered };
 
@@ -55,12 +57,51 @@ struct RendezvousDescriptor {
   Parker* receiver;  // woken by the sender when its chunk completes the copy
 
   alignas(64) std::atomic<bool> matched;
+  // Who has the announcement (rendezvous.h: claim, cancel): open, a
+  // receive's, or cancelled by the sender. On the line the receiver writes
+  // next anyway.
+  std::atomic<int> claim;
   std::atomic<std::size_t> next_chunk;    // claimed with relaxed fetch_add
   std::atomic<std::size_t> chunks_done;   // acq_rel: a copier's data happens-before the reader
   alignas(64) std::atomic<bool> released;  // receiver is done with this descriptor (release)
 };
 
-// One point-to-point operation. Only the owning rank's thread touches it
+// What a request of kind `operation` carries out: anything the
+// point-to-point engine does not run itself -- a nonblocking collective's
+// schedule (nonblocking/schedule.h), a persistent send or receive
+// (channels/persistent.h), a generalized request (channels/generalized.h),
+// a pair of requests (isendrecv). Owned by its Request; only the owning
+// rank's thread calls it, except where a subclass says otherwise.
+class Operation {
+ public:
+  virtual ~Operation() = default;
+  // Does what can be done now without waiting; true once the operation
+  // completed, its status and error class then stored in `r`.
+  virtual bool advance(Request& r) = 0;
+  // MPI_Cancel: the operation completes either cancelled or normally.
+  virtual void cancel(Request& r) { (void)r; }
+  // Persistent requests: (re)starts the operation (MPI_Start) on an
+  // inactive request. Non-persistent operations are started when made.
+  virtual void start(Request& r) { (void)r; }
+  // Whether the rank's progress must advance it while it runs (it owes
+  // other ranks messages in rounds: a schedule), rather than only when the
+  // request is tested. Operations whose parts the point-to-point engine
+  // progresses anyway (a persistent receive is a posted receive) say no.
+  virtual bool needs_progress() const { return true; }
+  // What went wrong, once it completed with an error class in its Request.
+  virtual std::string error_text() const { return {}; }
+  // The user freed the running request: whether it may be returned to the
+  // pool at once, the operation finishing on its own (a persistent send
+  // hands its inner send to the Endpoint's detached list). Otherwise it is
+  // kept and freed when it completes.
+  virtual bool release_running(Request& r) {
+    (void)r;
+    return false;
+  }
+};
+
+// One point-to-point operation, or another kind of operation behind a
+// request handle (an Operation). Only the owning rank's thread touches it
 // (a rendezvous send's descriptor excepted, see above). Its life:
 //
 //   send:    queued -> (announced) -> complete      (eager sends that found
@@ -68,19 +109,25 @@ struct RendezvousDescriptor {
 //            in_mpi -> complete                     (to another process)
 //   receive: posted -> complete                     (matched, or cancelled)
 //            in_mpi -> complete                     (matched by MPI itself)
+//   operation: running -> complete                 (Operation::advance said so)
+//            persistent: inactive -> running -> complete -> inactive ...
 //
 // and back to free when the user frees it (or at completion, when the user
-// freed it while active: `detached`).
+// freed it while active: `detached`). A persistent request returns to
+// inactive when a wait or test finishes it, and to free only when the user
+// frees it.
 class Request : public pure_request_s {
  public:
-  enum class Kind : std::uint8_t { send, recv };
+  enum class Kind : std::uint8_t { send, recv, operation };
   enum class State : std::uint8_t {
     free,       // in the pool
+    inactive,   // persistent: made or finished, not started
     queued,     // send: waiting for room in the eager queue to its receiver
     announced,  // send by rendezvous: waiting for the receiver's release
     posted,     // receive: in the matcher's posted list
     in_mpi,     // handed to MPI: a send to another process, or a receive
                 // MPI matches itself (net/remote_channel.cpp)
+    running,    // operation: started, not yet complete
     complete,
   };
 
@@ -88,7 +135,10 @@ class Request : public pure_request_s {
   State state = State::free;
   bool rendezvous = false;    // send: goes through the descriptor below
   bool detached = false;      // freed by the user while active: freed at completion
-  bool cancel_asked = false;  // in_mpi receive: MPI_Cancel was called on it
+  bool cancel_asked = false;  // in_mpi: MPI_Cancel was called on it
+  bool persistent = false;    // operation: made by a *_init call, restarted by MPI_Start
+  bool collective = false;    // operation: a nonblocking or persistent collective
+                              // (MPI forbids cancelling it or freeing it while active)
   // Bumped every time the request returns to the pool: the flat API's
   // handles carry it, so a handle kept after its request was freed is
   // recognised (api/requests.h).
@@ -120,6 +170,8 @@ class Request : public pure_request_s {
   alignas(8) unsigned char mpi_request[8] = {};
   std::unique_ptr<char[]> packed;
 
+  std::unique_ptr<Operation> op;  // kind operation
+
   bool complete() const { return state == State::complete; }
 
   // Back to a fresh request for reuse from the pool. The descriptor is left
@@ -128,8 +180,9 @@ class Request : public pure_request_s {
   void reset() {
     kind = Kind::send;
     state = State::free;
-    rendezvous = detached = cancel_asked = false;
+    rendezvous = detached = cancel_asked = persistent = collective = false;
     packed.reset();
+    op.reset();
     comm = nullptr;
     context = 0;
     peer = -1;
@@ -159,5 +212,8 @@ void complete_recv(Request* r, int source, int tag, std::size_t bytes, std::size
 void deliver(Request* r, int source, int tag, const void* payload, std::size_t bytes);
 // Completes a receive cancelled before it matched.
 void complete_cancelled(Request* r);
+// What went wrong with a completed receive whose error class is not
+// PURE_SUCCESS (a truncation), naming the sizes, source and tag.
+std::string describe_error(const Request& r);
 
 }  // namespace pure

@@ -8,6 +8,7 @@
 
 #include "base/peers.h"
 #include "base/waiter.h"
+#include "collectives/creations.h"
 
 namespace pure::coll {
 
@@ -26,11 +27,14 @@ class Shared {
   // A context id for a new communicator, unique inside the process (0..15
   // are the predefined communicators').
   int next_context() { return next_context_.fetch_add(1, std::memory_order_relaxed); }
+  // Communicators created by their members alone meet here (creations.h).
+  Creations& creations() { return creations_; }
 
  private:
   const Peers& peers_;
   const std::size_t reduce_partition_;
   std::atomic<int> next_context_{16};
+  Creations creations_;
 };
 
 class Member {

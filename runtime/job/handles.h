@@ -1,13 +1,20 @@
 // Handles: one rank's tables of the objects behind the flat API's integer
-// handles (base/handle.h): communicators, groups, user ops, datatypes. Every
-// kind has generations, so a freed handle of any kind is recognised.
+// handles (base/handle.h): communicators, groups, user ops, datatypes,
+// matched messages, attribute keys, info objects, error handlers; and what
+// else a rank keeps per MPI process: datatypes' attributes and the error
+// classes and codes it added. Every kind has generations, so a freed handle
+// of any kind is recognised.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
 
+#include "base/attributes.h"
 #include "base/handle.h"
+#include "base/info.h"
+#include "channels/matcher.h"
 #include "channels/request.h"
 #include "comm/comm.h"
 #include "comm/group.h"
@@ -17,15 +24,41 @@
 
 namespace pure {
 
+// An error handler (pure_comm_create_errhandler). It lives while the
+// program holds a handle to it or a communicator uses it.
+struct Errhandler {
+  PURE_Comm_errhandler_function* fn = nullptr;
+  int handles = 0;  // handles the program holds: from create and from get
+  int uses = 0;     // communicators it is set on
+};
+
+// The error classes and codes the program added, per rank as MPI's are per
+// process: code -> its class and text.
+struct ErrorCodes {
+  struct Code {
+    int error_class;
+    std::string text;
+  };
+  std::map<int, Code> added;
+  int last = PURE_ERR_LASTCODE;  // the value of the PURE_LASTUSEDCODE attribute
+};
+
 class Handles {
  public:
   // Predefined: 1 PURE_COMM_WORLD, 2 PURE_COMM_SELF.
   static constexpr int kFirstComm = 3;
   // Predefined: 1 PURE_GROUP_EMPTY.
   static constexpr int kFirstGroup = 2;
+  // Predefined: 1 PURE_INFO_ENV.
+  static constexpr int kFirstInfo = 2;
+  // Predefined: 1 PURE_ERRORS_ARE_FATAL, 2 PURE_ERRORS_RETURN.
+  static constexpr int kFirstErrhandler = 3;
 
   Handles() {
     groups.set(handle_index(PURE_GROUP_EMPTY), std::make_shared<const Group>(std::vector<int>{}));
+    infos.set(handle_index(PURE_INFO_ENV), Info{});
+    errhandlers.set(handle_index(PURE_ERRORS_ARE_FATAL), Errhandler{});
+    errhandlers.set(handle_index(PURE_ERRORS_RETURN), Errhandler{});
   }
   Handles(const Handles&) = delete;
   Handles& operator=(const Handles&) = delete;
@@ -38,6 +71,17 @@ class Handles {
   // Names this rank gave predefined datatypes (pure_type_set_name); the
   // predefined objects themselves are shared by every rank.
   std::unordered_map<PURE_Datatype, std::string> predefined_type_names;
+  // Messages taken by matched probes until received. Predefined: 1
+  // PURE_MESSAGE_NO_PROC (no object behind it).
+  static constexpr int kFirstMessage = 2;
+  HandleTable<std::unique_ptr<Unexpected>> messages{PURE_HANDLE_KIND_MESSAGE, kFirstMessage};
+  KeyvalTable keyvals{PURE_HANDLE_KIND_KEYVAL, kFirstKeyval};
+  HandleTable<Info> infos{PURE_HANDLE_KIND_INFO, kFirstInfo};
+  HandleTable<Errhandler> errhandlers{PURE_HANDLE_KIND_ERRHANDLER, kFirstErrhandler};
+  // Datatypes' attributes, by handle (a communicator keeps its own).
+  std::unordered_map<int, AttributeSet> type_attributes;
+  ErrorCodes error_codes;
+  int universe_size = 0;  // the value of the PURE_UNIVERSE_SIZE attribute
 
   Comm* comm(PURE_Comm handle) {
     std::unique_ptr<Comm>* c = comms.find(handle);

@@ -68,6 +68,8 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
     // Every process creates the world's MPI communicators, in the same order.
     world_net_ = CommNet::layout(world_group_->members(), map_, proc_);
     world_net_->create_world();
+    service_net_ = CommNet::layout(world_group_->members(), map_, proc_);
+    service_net_->create_world();
   }
   if (fibers_on_) fibers_ = std::make_unique<Fibers>(size_, Topology::get().cores());
   ranks_.reserve(static_cast<size_t>(size_));
@@ -84,6 +86,17 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
     else
       crash::leave_thread();
   });
+  observers_ = std::make_unique<Observers>(config_, map_.ranks_of(proc_), map_.ranks(),
+                                           config_.helpers, proc_, cluster_);
+  for (int i = 0; i < size_; ++i) observers_->attach(ranks_[static_cast<size_t>(i)]->waiter(), i, false);
+  for (int h = 0; h < config_.helpers; ++h)
+    observers_->attach(scheduler_->worker(size_ + h).waiter(), h, true);
+}
+
+void Process::observe_end(bool aborting) {
+  std::vector<PURE_Task_stats> tasks;
+  for (int i = 0; i < size_; ++i) tasks.push_back(scheduler_->worker(i).stats());
+  observers_->finish(aborting, tasks, scheduler_->helper_stats());
 }
 
 Process::~Process() = default;
@@ -98,10 +111,20 @@ void Process::abort(int code, const std::string& message) {
     std::fflush(stderr);
     abort_code_.store(code, std::memory_order_release);
   }
+  for (int i = 0; i < size_; ++i) peers_.parker(i).notify();
   // Across processes the whole job ends at once: MPI_Abort reaches every
   // process (their ranks may be blocked on this one) and does not return.
-  if (cluster_) cluster_->abort(code);
-  for (int i = 0; i < size_; ++i) peers_.parker(i).notify();
+  // Before it, this process's trace and statistics are written: after a
+  // short wait for its other ranks to unwind (woken above, they end at
+  // their next wait), so that few still record while they are read.
+  if (cluster_) {
+    if (observers_ && (observers_->tracing() || observers_->counting())) {
+      const int self = Rank::current() ? 1 : 0;
+      for (int i = 0; i < 500 && running_.load(std::memory_order_acquire) > self; ++i) usleep(1000);
+      observe_end(true);
+    }
+    cluster_->abort(code);
+  }
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
   }
@@ -125,6 +148,7 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
   std::vector<char*> argv_copy;
   for (auto& a : args) argv_copy.push_back(a.data());
   argv_copy.push_back(nullptr);
+  self.set_environment(argc, argv_copy.data());
 
   int code = 0;
   try {
@@ -180,10 +204,8 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
     threads.emplace_back([this, i, &entry, argc, argv] { rank_main(i, entry, argc, argv); });
   for (auto& t : threads) t.join();
   scheduler_->stop_helpers();
-  if (config_.stats) {
-    print_settings();
-    scheduler_->print_stats();
-  }
+  if (config_.stats && config_.stats_path.empty()) print_settings();
+  observe_end(aborted());
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
     job_done_ = true;
@@ -197,23 +219,40 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
 }
 
 // The settings in effect, with what `auto` resolved to (PURE_STATS=1): one
-// line of name=value pairs that scripts read (tools/bench_report.py).
+// line of name=value pairs that scripts read (tools/bench_report.py). The
+// reduce_partition_auto_* pairs are what PURE_REDUCE_PARTITION=auto would pick
+// in each of the three cases, so a benchmark of the threshold can show them
+// from any one run.
 void Process::print_settings() const {
   const char* wait = config_.wait == WaitMode::spin   ? "spin"
                      : config_.wait == WaitMode::park ? "park"
                                                       : "auto";
   std::fprintf(stderr,
                "pure: settings: ranks=%d procs=%d process=%d cores=%d fibers=%s wait=%s "
-               "eager_limit=%zu queue_slots=%d reduce_partition=%zu helpers=%d\n",
+               "eager_limit=%zu queue_slots=%d reduce_partition=%zu helpers=%d "
+               "reduce_partition_auto_own_cores=%zu reduce_partition_auto_fibers=%zu "
+               "reduce_partition_auto_threads=%zu\n",
                size_, map_.procs(), proc_, Topology::get().cores(), fibers_ ? "on" : "off", wait,
                config_.eager_limit, config_.queue_slots, collectives_.reduce_partition(),
-               config_.helpers);
+               config_.helpers, coll::resolve_partition(kReducePartitionAuto, false, false),
+               coll::resolve_partition(kReducePartitionAuto, true, true),
+               coll::resolve_partition(kReducePartitionAuto, true, false));
 }
+
+namespace {
+std::string seconds(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g s", s);
+  return text;
+}
+}  // namespace
 
 std::string Process::deadlock_report() {
   std::string report =
-      "pure: deadlock: every running rank has been blocked for " +
-      std::to_string(config_.deadlock_timeout_s) + " s with no progress anywhere:\n";
+      "pure: deadlock: every running rank" +
+      std::string(cluster_ ? " of every process" : "") + " has been blocked for " +
+      seconds(config_.deadlock_timeout_s) + " with no progress anywhere" +
+      (cluster_ ? " (process " + std::to_string(proc_) + "'s ranks):\n" : std::string(":\n"));
   for (auto& r : ranks_) {
     const WaitStatus::Snapshot s = r->waiter().status().read();
     if (s.finished) {
@@ -231,9 +270,10 @@ std::string Process::deadlock_report() {
 
 // The watchdog sleeps almost always. It (1) ends the job when every running
 // rank sits in a wait loop and no wait anywhere completes for
-// PURE_DEADLOCK_TIMEOUT seconds, and (2) after an abort, ends the process if
-// some rank is still running user code PURE_ABORT_GRACE seconds later, so an
-// abort can never turn into a hang.
+// PURE_DEADLOCK_TIMEOUT seconds -- across processes once every process
+// agrees (StallVote), each then printing what its ranks wait on -- and (2)
+// after an abort, ends the process if some rank is still running user code
+// PURE_ABORT_GRACE seconds later, so an abort can never turn into a hang.
 void Process::watchdog() {
   using clock = std::chrono::steady_clock;
   std::unique_lock<std::mutex> lock(watchdog_mutex_);
@@ -241,10 +281,27 @@ void Process::watchdog() {
   auto stalled_since = clock::now();
   clock::time_point abort_seen{};
   bool abort_noticed = false;
-  while (!job_done_) {
-    watchdog_cv_.wait_for(lock, std::chrono::milliseconds(100));
-    if (job_done_) break;
+  StallVote* vote = cluster_ && config_.deadlock_timeout_s > 0 ? &cluster_->stall_vote() : nullptr;
+  const auto timeout = std::chrono::duration<double>(config_.deadlock_timeout_s);
+  const std::int64_t timeout_ms = static_cast<std::int64_t>(config_.deadlock_timeout_s * 1000);
+  std::optional<std::uint64_t> stalled_round_progress;  // the job's progress in the last stalled round
+  // Tracing: the counters are sampled every millisecond.
+  const auto period = std::chrono::milliseconds(observers_->tracing() ? 1 : 100);
+  while (!job_done_ || vote) {
+    // Once done, only the vote's last rounds remain: poll them briskly.
+    watchdog_cv_.wait_for(lock, job_done_ ? std::chrono::milliseconds(1) : period);
     const auto now = clock::now();
+    if (job_done_) {
+      if (!vote) break;
+      if (auto round = vote->poll(0, true, last_progress); round && round->all_done) vote = nullptr;
+      continue;
+    }
+    if (observers_->tracing()) {
+      std::uint64_t parked = 0;
+      for (int i = 0; i < size_; ++i) parked += peers_.parker(i).announced() ? 1 : 0;
+      const std::int64_t queued = observers_->queued_messages().load(std::memory_order_relaxed);
+      observers_->sample(parked, queued > 0 ? static_cast<std::uint64_t>(queued) : 0);
+    }
     if (aborted()) {
       if (!abort_noticed) {
         abort_noticed = true;
@@ -255,6 +312,8 @@ void Process::watchdog() {
                      "pure: %d rank(s) still running %.1f s after the job was aborted; "
                      "ending the process\n",
                      running_.load(), config_.abort_grace_s);
+        // What the trace holds so far, best effort: those ranks may still record.
+        observe_end(true);
         std::fflush(stderr);
         _exit(abort_code());
       }
@@ -267,22 +326,41 @@ void Process::watchdog() {
       const WaitStatus::Snapshot s = r->waiter().status().read();
       progress += s.progress;
       if (!s.finished && !s.blocked) all_waiting = false;
-      // A rank waiting on another process waits on progress this watchdog
-      // cannot see: deadlocks across processes are not reported.
-      if (s.blocked && s.remote) all_waiting = false;
+      // A wait on another process is progress this process cannot see:
+      // without the vote it never counts as stalled.
+      if (s.blocked && s.remote && !vote) all_waiting = false;
     }
     // A helper running a chunk may be what the waiting ranks wait for.
     if (scheduler_->helpers_busy()) all_waiting = false;
     if (!all_waiting || progress != last_progress) {
       last_progress = progress;
       stalled_since = now;
+    }
+    if (!vote) {
+      if (all_waiting && now - stalled_since > timeout) {
+        lock.unlock();
+        abort(PURE_ERR_OTHER, deadlock_report());
+        lock.lock();
+      }
       continue;
     }
-    if (now - stalled_since > std::chrono::duration<double>(config_.deadlock_timeout_s)) {
+    const std::int64_t stalled_ms =
+        all_waiting ? std::chrono::duration_cast<std::chrono::milliseconds>(now - stalled_since).count() : 0;
+    const std::optional<StallVote::Round> round = vote->poll(stalled_ms, false, progress);
+    if (!round) continue;
+    // A deadlock: two rounds in a row in which every process has been
+    // stalled past the limit, with no progress anywhere between them.
+    const bool stalled = !round->all_done && round->least_stalled_ms > timeout_ms;
+    if (stalled && stalled_round_progress == round->progress) {
       lock.unlock();
-      abort(PURE_ERR_OTHER, deadlock_report());
+      const std::string report = deadlock_report();
+      std::fprintf(stderr, "%s\n", report.c_str());
+      std::fflush(stderr);
+      vote->settle(2.0);  // every process prints its ranks before any ends the job
+      abort(PURE_ERR_OTHER, "pure: deadlock across processes: ending the job");
       lock.lock();
     }
+    stalled_round_progress = stalled ? std::optional<std::uint64_t>(round->progress) : std::nullopt;
   }
 }
 

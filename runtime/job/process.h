@@ -23,6 +23,7 @@
 #include "channels/queue_table.h"
 #include "collectives/dropbox.h"
 #include "collectives/member.h"
+#include "job/observers.h"
 #include "net/rank_map.h"
 #include "pure/run.hpp"
 #include "sched/scheduler.h"
@@ -55,6 +56,8 @@ class Process {
   int world_rank(int index) const { return peers_.world_of(index); }
   Cluster* cluster() const { return cluster_; }
   const std::shared_ptr<CommNet>& world_net() const { return world_net_; }
+  // The MPI side of the runtime's own world communicator (Rank::context).
+  const std::shared_ptr<CommNet>& service_net() const { return service_net_; }
   // Largest user tag: INT_MAX in one process; less across processes, where
   // MPI tags also carry the sender's slot.
   const int& tag_ub() const { return tag_ub_; }
@@ -76,6 +79,8 @@ class Process {
   // nullptr when they are not.
   Fibers* fibers() const { return fibers_.get(); }
   sched::Scheduler& scheduler() { return *scheduler_; }
+  // The trace and statistics (PURE_TRACE, PURE_STATS).
+  Observers& observers() { return *observers_; }
 
   // ---- abort ----
   bool aborted() const { return abort_code_.load(std::memory_order_acquire) != 0; }
@@ -91,12 +96,15 @@ class Process {
   void watchdog();
   std::string deadlock_report();
   void print_settings() const;
+  // Writes the trace and statistics (Observers::finish).
+  void observe_end(bool aborting);
 
   Config config_;
   RankMap map_;
   const int proc_;
   Cluster* const cluster_;
   std::shared_ptr<CommNet> world_net_;
+  std::shared_ptr<CommNet> service_net_;
   const int tag_ub_;
   const int size_;  // fixed before any Rank is built: ranks size their tables by it
   const bool oversubscribed_;
@@ -111,6 +119,7 @@ class Process {
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::shared_ptr<coll::Dropbox> world_dropbox_;   // after ranks_: it holds their Parkers
   std::unique_ptr<sched::Scheduler> scheduler_;  // after ranks_: it refers to them
+  std::unique_ptr<Observers> observers_;          // after scheduler_: helpers' waiters
   std::mutex abort_mutex_;
   std::string abort_message_;
   std::atomic<int> exit_code_{0};  // first non-zero status returned after finalize

@@ -1,5 +1,10 @@
 #include "job/rank.h"
 
+#include <errno.h>  // program_invocation_name (GNU)
+#include <unistd.h>
+
+#include <string>
+
 #include "job/process.h"
 #include "net/cluster.h"
 #include "net/comm_net.h"
@@ -59,8 +64,37 @@ void Rank::install_world(const std::shared_ptr<coll::Dropbox>& world_dropbox) {
   auto self_group = std::make_shared<const Group>(std::vector<int>{world_});
   auto self = std::make_unique<Comm>(1, self_group, world_, "PURE_COMM_SELF");
   self->set_collective(std::make_shared<coll::Dropbox>(*self_group, process_.peers()));
+  world->set_handle(PURE_COMM_WORLD);
+  self->set_handle(PURE_COMM_SELF);
   handles_.comms.set(handle_index(PURE_COMM_WORLD), std::move(world));
   handles_.comms.set(handle_index(PURE_COMM_SELF), std::move(self));
+  // The runtime's own: point-to-point only, so no Dropbox and no local view.
+  service_ = std::make_unique<Comm>(kServiceContext, process_.world_group(), world_,
+                                    "the runtime's world communicator");
+  if (process_.service_net()) service_->set_remote(process_.service_net(), nullptr);
+}
+
+const Cluster* Rank::cluster() const { return process_.cluster(); }
+
+void Rank::set_environment(int argc, char** argv) {
+  Info& env = *handles_.infos.find(PURE_INFO_ENV);
+  // An embedding that passes no argv (pure::run from a test or a tool) still
+  // runs a program: the name the process was started with.
+  if (argc > 0 && argv[0])
+    env.set("command", argv[0]);
+  else if (program_invocation_name && program_invocation_name[0])
+    env.set("command", program_invocation_name);
+  std::string args;
+  for (int i = 1; i < argc; ++i) args += (i > 1 ? " " : "") + std::string(argv[i]);
+  if (argc > 1) env.set("argv", args);
+  env.set("maxprocs", std::to_string(process_.world_size()));
+  handles_.universe_size = process_.world_size();
+  char text[256];
+  if (gethostname(text, sizeof text) == 0) {
+    text[sizeof text - 1] = '\0';
+    env.set("host", text);
+  }
+  if (getcwd(text, sizeof text)) env.set("wdir", text);
 }
 
 void Rank::progress(bool stuck) { endpoint_.progress(stuck); }

@@ -6,6 +6,7 @@
 // below see only the piece they need; none of them knows Rank.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "base/waiter.h"
@@ -14,11 +15,13 @@
 #include "channels/remote.h"
 #include "collectives/dropbox.h"
 #include "collectives/member.h"
+#include "composite/context.h"
 #include "job/handles.h"
 #include "pure/pure.h"
 
 namespace pure {
 
+class Cluster;
 class Process;
 namespace sched {
 class Worker;
@@ -31,6 +34,9 @@ class Rank final : public WaitWork {
   Rank(Process& process, int index);
   // PURE_COMM_WORLD (whose Dropbox the process's ranks share) and PURE_COMM_SELF.
   void install_world(const std::shared_ptr<coll::Dropbox>& world_dropbox);
+  // PURE_INFO_ENV: the command and arguments this rank runs with, the
+  // job's size, the host and the working directory.
+  void set_environment(int argc, char** argv);
   Rank(const Rank&) = delete;
   Rank& operator=(const Rank&) = delete;
   ~Rank() override;
@@ -60,8 +66,17 @@ class Rank final : public WaitWork {
 
   // ---- communicators ----
   Comm* comm(PURE_Comm handle) { return handles_.comm(handle); }
-  PURE_Comm add_comm(std::unique_ptr<Comm> comm) { return handles_.comms.add(std::move(comm)); }
+  PURE_Comm add_comm(std::unique_ptr<Comm> comm) {
+    Comm* c = comm.get();
+    const PURE_Comm handle = handles_.comms.add(std::move(comm));
+    c->set_handle(handle);
+    return handle;
+  }
   void free_comm(PURE_Comm handle) { handles_.comms.remove(handle); }
+  // What the composite layer works with (composite/context.h).
+  Context context() {
+    return Context{endpoint_, member_, cluster(), *service_, world_, creation_clock_};
+  }
 
   // ---- datatypes ----
   const Datatype* type(PURE_Datatype handle) { return handles_.type(handle); }
@@ -81,6 +96,7 @@ class Rank final : public WaitWork {
   void progress(bool stuck) override;
 
  private:
+  const Cluster* cluster() const;
   bool steal() override;
   bool remote_in_flight() override { return endpoint_.remote_in_flight(); }
 
@@ -92,6 +108,8 @@ class Rank final : public WaitWork {
   std::unique_ptr<Remote> remote_;  // a job of several processes only (net/remote_channel.h)
   coll::Member member_;
   Handles handles_;
+  std::unique_ptr<Comm> service_;  // the runtime's own world communicator (composite/context.h)
+  std::uint32_t creation_clock_ = 0;  // composite/context.h
   BsendBuffer bsend_buffer_;
   State state_ = State::created;
   int thread_level_ = PURE_THREAD_SINGLE;

@@ -1,5 +1,7 @@
 #include "job/settings.h"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -16,6 +18,7 @@ constexpr long long kMaxTaskChunks = 1 << 24;
 constexpr long long kMaxHelpers = 1024;
 constexpr long long kMaxEagerLimit = 1 << 20;
 constexpr long long kMaxReducePartition = 1LL << 30;
+constexpr long long kMaxTraceLimit = 1LL << 26;
 
 bool parse_long(const char* text, long long* out) {
   if (*text == '\0') return false;
@@ -73,6 +76,15 @@ std::string read_count(const char* text, T& field, long long low, long long high
 
 std::string range(const std::string& value, const std::string& rule) {
   return "=" + value + ": " + rule;
+}
+
+// A file the job will write when it ends: its directory must exist and be
+// writable now, so that a bad path is an error at start, not a lost result.
+std::string writable(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (access(dir.c_str(), W_OK | X_OK) == 0) return {};
+  return range(path, "cannot write a file in " + dir + " (" + std::strerror(errno) + ")");
 }
 
 }  // namespace
@@ -233,16 +245,52 @@ const std::vector<Setting>& table() {
          if (c.helpers >= 0 && c.helpers <= kMaxHelpers) return {};
          return range(std::to_string(c.helpers), "must be between 0 and 1024");
        }},
-      {"PURE_STATS", "0, 1", "0",
-       "1: when the job ends, print the settings in effect (what auto chose included) and each "
-       "rank's task counters (tasks, own chunks, stolen chunks)",
+      {"PURE_STATS", "0, 1, json:PATH", "0",
+       "1: when the job ends, print the settings in effect (what auto chose included) and a "
+       "table of every rank's counters: messages and bytes sent and received within the "
+       "process and to other processes, time blocked, collectives, task chunks run of its own "
+       "tasks and stolen; the totals; and the ranks blocked longest. json:PATH writes the same "
+       "as JSON to PATH instead",
        [](const char* v, Config& c) -> std::string {
-         if (std::strcmp(v, "1") == 0) c.stats = true;
-         else if (std::strcmp(v, "0") == 0) c.stats = false;
-         else return "expected 0 or 1";
+         c.stats_path.clear();
+         if (std::strcmp(v, "1") == 0) {
+           c.stats = true;
+         } else if (std::strcmp(v, "0") == 0) {
+           c.stats = false;
+         } else if (std::strncmp(v, "json:", 5) == 0 && v[5] != '\0') {
+           c.stats = true;
+           c.stats_path = v + 5;
+         } else {
+           return "expected 0, 1 or json:PATH";
+         }
          return {};
        },
-       [](const Config&) { return std::string(); }},
+       [](const Config& c) { return c.stats_path.empty() ? std::string() : writable(c.stats_path); }},
+      {"PURE_TRACE", "a file", "none",
+       "write a timeline of the job to this file when it ends (also when it aborts): Chrome "
+       "trace-event JSON, which ui.perfetto.dev and chrome://tracing open. One track per rank "
+       "(and helper thread), grouped by process: a slice per call with its peer, tag, bytes, "
+       "communicator and how it waited; waits; tasks and chunks, stolen chunks with an arrow "
+       "from their owner; an arrow from every send to its receive; counters of parked ranks "
+       "and queued messages",
+       [](const char* v, Config& c) -> std::string {
+         if (*v == '\0') return "expected the path of the trace file to write";
+         c.trace_path = v;
+         return {};
+       },
+       [](const Config& c) { return c.trace_path.empty() ? std::string() : writable(c.trace_path); }},
+      {"PURE_TRACE_LIMIT", "1 to 67108864", "200000",
+       "events a trace keeps per thread: beyond it the oldest are dropped (the trace says how "
+       "many); each event takes 64 bytes of memory while the job runs",
+       [](const char* v, Config& c) {
+         return read_count(v, c.trace_limit, 1, kMaxTraceLimit,
+                           "expected an event count between 1 and 67108864");
+       },
+       [](const Config& c) -> std::string {
+         if (c.trace_limit >= 1 && c.trace_limit <= static_cast<std::size_t>(kMaxTraceLimit))
+           return {};
+         return range(std::to_string(c.trace_limit), "must be between 1 and 67108864");
+       }},
       {"PURE_PROCS", "1 to 4096", "1",
        "processes of the job, set by purerun --procs or --ranks-per-proc; above 1 every "
        "process initialises MPI and PURE_RANKS counts the ranks of the whole job",

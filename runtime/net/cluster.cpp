@@ -3,12 +3,14 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "base/error.h"
+#include "base/trace.h"
 #include "pure/pure.h"
 
 namespace pure {
@@ -119,14 +121,15 @@ Cluster& Cluster::start(const Config& config) {
   mpi_check(MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
   if (first != procs) fail_config(cluster->me_ == first, problem);
 
-  // Tag budget: the sender's slot above the user's tag.
+  // Tag budget: the sender's slot and the schedule bit above the user's tag.
   void* attr = nullptr;
   int flag = 0;
   mpi_check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &attr, &flag), "MPI_Comm_get_attr");
   const long long tag_ub = flag ? *static_cast<int*>(attr) : 32767;
+  cluster->mpi_tag_ub_ = static_cast<int>(tag_ub);
   const int tag_bits = bits_below(tag_ub);
   const int slot_bits = bits_for(cluster->map_.max_per_proc());
-  cluster->user_tag_bits_ = tag_bits - slot_bits;
+  cluster->user_tag_bits_ = tag_bits - slot_bits - 1;
   if (cluster->user_tag_bits_ < 15)
     fail_config(cluster->me_ == 0, "the MPI library's MPI_TAG_UB (" + std::to_string(tag_ub) +
                                        ") leaves too few tag bits for " +
@@ -146,8 +149,45 @@ Cluster& Cluster::start(const Config& config) {
   cluster->node_offset_ = node_rank == 0 ? 0 : before;
   mpi_check(MPI_Comm_free(&node), "MPI_Comm_free");
 
+  // Trace clocks: every process reads its clock as it leaves one barrier;
+  // process 0's reading is the common origin.
+  mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  std::int64_t mine_ns = static_cast<std::int64_t>(trace::monotonic_ns());
+  std::int64_t first_ns = mine_ns;
+  mpi_check(MPI_Bcast(&first_ns, 1, MPI_INT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  cluster->clock_offset_ns_ = mine_ns - first_ns;
+  cluster->stall_vote_ = std::make_unique<StallVote>(MPI_COMM_WORLD);
+
   g_cluster = cluster.release();
   return *g_cluster;
+}
+
+std::vector<std::string> Cluster::gather_to_first(const std::string& text) {
+  int procs = 0;
+  mpi_check(MPI_Comm_size(MPI_COMM_WORLD, &procs), "MPI_Comm_size");
+  // Sizes first, then the texts; each fits an int (a trace part of over
+  // 2 GiB is refused with a clear error rather than truncated).
+  if (text.size() > static_cast<std::size_t>(INT_MAX))
+    fail(PURE_ERR_INTERN, "process %d: %zu bytes to gather, over MPI's int count", me_, text.size());
+  int size = static_cast<int>(text.size());
+  std::vector<int> sizes(me_ == 0 ? static_cast<std::size_t>(procs) : 0);
+  mpi_check(MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD),
+            "MPI_Gather");
+  std::vector<int> displs(sizes.size());
+  long long total = 0;
+  for (std::size_t p = 0; p < sizes.size(); ++p) {
+    displs[p] = static_cast<int>(total);
+    total += sizes[p];
+    if (total > INT_MAX) fail(PURE_ERR_INTERN, "%lld bytes to gather, over MPI's int count", total);
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  mpi_check(MPI_Gatherv(text.data(), size, MPI_CHAR, all.data(), sizes.data(), displs.data(),
+                        MPI_CHAR, 0, MPI_COMM_WORLD),
+            "MPI_Gatherv");
+  std::vector<std::string> parts;
+  for (std::size_t p = 0; p < sizes.size(); ++p)
+    parts.push_back(all.substr(static_cast<std::size_t>(displs[p]), static_cast<std::size_t>(sizes[p])));
+  return parts;
 }
 
 void Cluster::abort(int code) {
@@ -170,6 +210,7 @@ void Cluster::abort(int code) {
 void Cluster::finalize() {
   if (finalized_) return;
   finalized_ = true;
+  stall_vote_.reset();
   mpi_check(MPI_Finalize(), "MPI_Finalize", MpiFailure::report);
 }
 

@@ -13,10 +13,14 @@
 
 #include <mpi.h>
 
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "pure/run.hpp"
 #include "net/rank_map.h"
+#include "net/stall_vote.h"
 
 namespace pure {
 
@@ -36,9 +40,29 @@ class Cluster {
 
   // MPI tags of point-to-point messages between processes carry the
   // sender's slot (its index among its process's members of the
-  // communicator) above the user's tag: the user keeps the low bits.
-  int slot_shift() const { return user_tag_bits_; }
+  // communicator) above one bit that marks the messages of collective
+  // schedules (a communicator's hidden twin, comm.h: kScheduleContextBit),
+  // above the user's tag: the user keeps the low bits.
+  int slot_shift() const { return user_tag_bits_ + 1; }
+  int schedule_tag_bit() const { return 1 << user_tag_bits_; }
   int user_tag_ub() const { return user_tag_ub_; }
+  // MPI's own MPI_TAG_UB, for tags the runtime chooses itself.
+  int mpi_tag_ub() const { return mpi_tag_ub_; }
+
+  // This process's CLOCK_MONOTONIC minus process 0's, measured at start
+  // right after a barrier: subtracted from this process's trace times so
+  // that every process's events share process 0's time line.
+  std::int64_t clock_offset_ns() const { return clock_offset_ns_; }
+
+  // Collective over every process, once all rank threads of this one have
+  // ended (blocking MPI, outside any wait loop): process 0 gets every
+  // process's `text` in process order, the others an empty vector. For
+  // what each process contributes to the job's trace and statistics.
+  std::vector<std::string> gather_to_first(const std::string& text);
+
+  // The processes' agreement on whether the whole job is stalled, for the
+  // deadlock watchdog (a communicator of its own, created at start).
+  StallVote& stall_vote() { return *stall_vote_; }
 
   // Ends every process of the job (MPI_Abort on MPI_COMM_WORLD).
   [[noreturn]] void abort(int code);
@@ -53,6 +77,9 @@ class Cluster {
   int node_offset_ = 0;
   int user_tag_bits_ = 0;
   int user_tag_ub_ = 0;
+  int mpi_tag_ub_ = 0;
+  std::int64_t clock_offset_ns_ = 0;
+  std::unique_ptr<StallVote> stall_vote_;
   bool finalized_ = false;
 };
 

@@ -52,6 +52,24 @@ void CommNet::adopt(MPI_Comm coll_comm) {
   for (MPI_Comm& c : p2p) mpi_check(MPI_Comm_dup(coll, &c), "MPI_Comm_dup");
 }
 
+void CommNet::create_among(const CommNet& service, int tag) {
+  // MPI ranks in the new communicator follow the group's order: procs'.
+  std::vector<int> ranks;
+  for (int p : procs)
+    ranks.push_back(static_cast<int>(std::find(service.procs.begin(), service.procs.end(), p) -
+                                     service.procs.begin()));
+  MPI_Group all = MPI_GROUP_NULL, some = MPI_GROUP_NULL;
+  mpi_check(MPI_Comm_group(service.coll, &all), "MPI_Comm_group");
+  mpi_check(MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &some),
+            "MPI_Group_incl");
+  MPI_Comm made = MPI_COMM_NULL;
+  const int rc = MPI_Comm_create_group(service.coll, some, tag, &made);
+  mpi_check(MPI_Group_free(&some), "MPI_Group_free", MpiFailure::report);
+  mpi_check(MPI_Group_free(&all), "MPI_Group_free", MpiFailure::report);
+  mpi_check(rc, "MPI_Comm_create_group");
+  adopt(made);
+}
+
 CommNet::~CommNet() {
   Cluster* cluster = Cluster::current();
   if (!cluster || cluster->finalized()) return;

@@ -16,6 +16,7 @@
 
 #include <mpi.h>
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@
 #include "net/rank_map.h"
 
 namespace pure {
+
+class CommDup;
 
 struct CommNet final : Comm::Part {
   std::vector<int> procs;                    // process ids, ordered by their first member
@@ -36,6 +39,9 @@ struct CommNet final : Comm::Part {
   // What went wrong in the leader's part of a collective, for the members
   // (hierarchical.cpp: written before the closing local bcast, read after).
   std::string error;
+  // Duplicates of this communicator being made by pure_comm_idup, oldest
+  // first (comm_dup.cpp); only the leader of this process touches it.
+  std::deque<CommDup*> dups;
 
   // Where the members (world ranks, in communicator order) live.
   static std::shared_ptr<CommNet> layout(const std::vector<int>& members, const RankMap& map,
@@ -47,6 +53,11 @@ struct CommNet final : Comm::Part {
   // duplicates become the point-to-point communicators.
   void create_world();
   void adopt(MPI_Comm coll_comm);
+  // For a communicator created by its members alone (composite/
+  // create_among.h): the leaders of the processes in `procs` only make the
+  // collective communicator, by MPI_Comm_create_group on `service`'s (the
+  // runtime's own world communicator's) with `tag`, then adopt it.
+  void create_among(const CommNet& service, int tag);
 
   CommNet() = default;
   CommNet(const CommNet&) = delete;

@@ -23,10 +23,11 @@
 // user's layout for user ops. Commutative ops are folded per process first;
 // predefined ops on basic types then go through MPI's own reduction, others
 // through an allgather of the partial results that each leader folds. Non-
-// commutative ops are folded in rank order from every member's input. Scans
-// fold, for each member, the inputs of the ranks before it (from an
-// allgather of every input): simple, and fine for the member counts a node
-// holds; a scan over many processes would want MPI_Scan on the partials.
+// commutative ops are folded in rank order from every member's input. Scans:
+// where each process holds a run of consecutive ranks, each leader folds its
+// members' prefixes and the leaders scan their totals by recursive doubling
+// (log2 of the processes steps); otherwise each member's result folds the
+// inputs of the ranks before it, from an allgather of every input.
 #include <mpi.h>
 
 #include <algorithm>
@@ -299,9 +300,126 @@ void reduce(coll::Member& member, Comm& comm, const ReduceArgs& a, int root) {
   st.s.from_leader();
 }
 
+namespace {
+
+// Whether every process holds one run of consecutive communicator ranks
+// (the default rank map, and most splits of it): then a scan is a scan of
+// the processes' totals in position order.
+bool ranks_in_runs(const CommNet& net) {
+  for (const auto& members : net.members_at)
+    for (std::size_t k = 1; k < members.size(); ++k)
+      if (members[k] != members[k - 1] + 1) return false;
+  return true;
+}
+
+constexpr int kScanTag = 1;  // the leaders' messages of a scan, on CommNet::coll
+
+// Recursive doubling over the leaders, in position order: returns whether
+// there are processes before this one, with `before` (a view in its
+// storage) the fold of their totals. log2(procs) steps of one exchange of
+// a view each; the op need not commute (folds keep position order).
+bool exscan_totals(Stage& s, const Reduction& red, const void* total,
+                   std::vector<unsigned char>& before_storage) {
+  const std::size_t items = red.items(), vb = red.view_bytes();
+  std::vector<unsigned char> partial_storage, incoming_storage;
+  void* partial = red.buffer(partial_storage, items);  // the fold of my block so far
+  red.copy(total, partial, items);
+  void* incoming = red.buffer(incoming_storage, items);
+  void* before = nullptr;
+  const int me = s.net.my_pos;
+  for (int mask = 1; mask < s.procs; mask <<= 1) {
+    const int partner = me ^ mask;
+    if (partner >= s.procs) continue;
+    MPI_Request reqs[2];
+    mpi_check(MPI_Irecv(incoming_storage.data(), mpi_count(vb, s.call), MPI_BYTE, partner, kScanTag,
+                        s.net.coll, &reqs[0]),
+              "MPI_Irecv");
+    mpi_check(MPI_Isend(partial_storage.data(), mpi_count(vb, s.call), MPI_BYTE, partner, kScanTag,
+                        s.net.coll, &reqs[1]),
+              "MPI_Isend");
+    s.wait(reqs[0]);
+    s.wait(reqs[1]);
+    if (partner < me) {
+      // A block of positions just below everything folded so far.
+      if (before) {
+        red.combine(incoming, before, items);  // before = incoming op before
+      } else {
+        before = red.buffer(before_storage, items);
+        red.copy(incoming, before, items);
+      }
+      red.combine(incoming, partial, items);  // partial = incoming op partial
+    } else {
+      red.combine(partial, incoming, items);  // partial op incoming, kept in partial
+      red.copy(incoming, partial, items);
+    }
+  }
+  return before != nullptr;
+}
+
+// The scan of a communicator whose processes hold runs of ranks: each
+// leader folds its members' prefixes, the leaders scan their totals.
+void scan_by_process(ReduceStage& st, bool exclusive) {
+  const Reduction& red = st.red;
+  const std::size_t items = red.items();
+  std::vector<unsigned char> prefix_storage, next_storage, out_storage, before_storage;
+  void* prefix = red.buffer(prefix_storage, items);  // inputs of members 0..k here
+  void* next = red.buffer(next_storage, items);
+  red.copy(st.members[0]->input, prefix, items);
+  for (std::size_t k = 1; k < st.members.size(); ++k) {
+    red.copy(st.members[k]->input, next, items);
+    red.combine(prefix, next, items);  // prefix op input k
+    std::swap(prefix, next);
+    std::swap(prefix_storage, next_storage);
+  }
+  const bool has_before = exscan_totals(st.s, red, prefix, before_storage);
+  const void* before = has_before ? red.view_of(before_storage) : nullptr;
+  // Second pass: each member's result, from the processes before and the
+  // members before it here (inclusive: and its own input).
+  void* running = red.buffer(prefix_storage, items);
+  void* out = red.buffer(out_storage, items);
+  bool started = false;
+  for (ReduceMember* m : st.members) {
+    if (!exclusive) {
+      if (started) {
+        red.copy(m->input, out, items);
+        red.combine(running, out, items);
+        red.copy(out, running, items);
+      } else {
+        red.copy(m->input, running, items);
+        started = true;
+      }
+    }
+    if (started || before) {
+      if (!started) {
+        red.copy(before, out, items);  // exclusive, first member here
+      } else if (before) {
+        red.copy(running, out, items);
+        red.combine(before, out, items);
+      } else {
+        red.copy(running, out, items);
+      }
+      red.deliver(out, m->recv);
+    }  // else: exscan leaves rank 0's buffer alone
+    if (exclusive) {
+      if (started) {
+        red.copy(m->input, out, items);
+        red.combine(running, out, items);
+        red.copy(out, running, items);
+      } else {
+        red.copy(m->input, running, items);
+        started = true;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void scan(coll::Member& member, Comm& comm, const ReduceArgs& a, bool exclusive) {
   ReduceStage st(member, comm, a);
-  if (st.s.leader) {
+  if (st.s.leader && ranks_in_runs(st.s.net)) {
+    scan_by_process(st, exclusive);
+  } else if (st.s.leader) {
     const Reduction& red = st.red;
     const std::size_t items = red.items();
     Inputs in(st.s, red, st.members, -1);

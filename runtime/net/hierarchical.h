@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 
 #include "collectives/collectives.h"
 #include "comm/comm.h"
@@ -40,5 +42,17 @@ void alltoallv(coll::Member& member, Comm& comm, const char* call, const void* s
 // `comm`, as coll::split; `cluster` is this process's part of the job.
 NewComm split(coll::Member& member, Comm& comm, const char* call, int color, int key,
               const Cluster& cluster);
+
+// The MPI side (a CommNet) of a communicator spanning processes that its
+// members create alone (composite/create_among.h), made by the first of
+// them in each process only: `members` in new rank order, `service` the
+// runtime's own world communicator. `order` is the creation's place in
+// the job's order of creations by members alone (composite/create_among.h):
+// the MPI tag grows with it, so that a process's MPI library, which runs
+// its concurrent creations lowest tag first, runs them in that order.
+// Creations of the same order differ by their first member; the order
+// wraps after MPI_TAG_UB / ranks creations.
+std::shared_ptr<Comm::Part> create_among(const Group& members, const Comm& service,
+                                         std::uint32_t order, const Cluster& cluster);
 
 }  // namespace pure::hier

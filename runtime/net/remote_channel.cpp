@@ -66,12 +66,16 @@ std::size_t received_bytes(const MPI_Status& st) {
   return static_cast<std::size_t>(n);
 }
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
-// The MPI communicator on which communicator member `member` receives.
+// Members are named by their index in the layout of the communicator's MPI
+// side (Comm::net_index): their rank, but on an intercommunicator both
+// groups are laid out, the first then the second.
+// The MPI communicator on which member `member` receives.
 MPI_Comm inbox(const CommNet& net, int member) { return net.p2p[at(net.slot_of[at(member)])]; }
-// The MPI tag of a message from communicator member `sender` (the header
-// comment gives the layout; `shift` is Cluster::slot_shift()).
-int wire_tag(const CommNet& net, int sender, int tag, int shift) {
-  return (net.slot_of[at(sender)] << shift) | tag;
+// The MPI tag of a message from member `sender` (its index in the layout)
+// on `comm` (the header comment gives the layout).
+int wire_tag(const Cluster& cluster, const Comm& comm, const CommNet& net, int sender, int tag) {
+  const int schedule = (comm.context() & kScheduleContextBit) ? cluster.schedule_tag_bit() : 0;
+  return (net.slot_of[at(sender)] << cluster.slot_shift()) | schedule | tag;
 }
 }  // namespace
 
@@ -80,14 +84,14 @@ void RemoteChannel::start_send(const void* buf, std::size_t count, const Datatyp
                                std::unique_ptr<char[]>* packed) {
   const std::size_t bytes = count * t.size();
   const CommNet& net = net_of(comm);
-  const int to = comm.rank_of(dest);
+  const int to = comm.net_index(dest);
   const void* data = static_cast<const char*>(buf) + t.true_lb();
   if (!t.contiguous()) {
     packed->reset(new char[bytes ? bytes : 1]);
     pack(buf, count, t, 0, packed->get(), bytes);
     data = packed->get();
   }
-  const int mpi_tag = wire_tag(net, comm.rank(), tag, cluster_.slot_shift());
+  const int mpi_tag = wire_tag(cluster_, comm, net, comm.net_rank(), tag);
   MPI_Comm channel = inbox(net, to);
   const int where = net.pos_of[at(to)];
   MPI_Request* req = static_cast<MPI_Request*>(request);
@@ -123,11 +127,15 @@ Request* RemoteChannel::isend(const void* buf, std::size_t count, const TypeRef&
 bool RemoteChannel::test(Request* r) {
   int done = 0;
   if (r->kind == Request::Kind::send) {
-    mpi_check(MPI_Test(mpi_request(r), &done, MPI_STATUS_IGNORE), "MPI_Test");
+    MPI_Status st;
+    mpi_check(MPI_Test(mpi_request(r), &done, &st), "MPI_Test");
     if (!done) return false;
     r->state = Request::State::complete;
     r->packed.reset();
     --sends_;
+    int cancelled = 0;
+    if (r->cancel_asked) mpi_check(MPI_Test_cancelled(&st, &cancelled), "MPI_Test_cancelled");
+    r->status.pure_cancelled = cancelled;
     return true;
   }
   MPI_Status st;
@@ -135,7 +143,7 @@ bool RemoteChannel::test(Request* r) {
   if (!done && rc == MPI_SUCCESS) return false;
   --direct_receives_;
   const std::size_t capacity = r->count * r->type.type->size();
-  const int source = r->comm->rank_of(r->peer);
+  const int source = r->comm->peer_rank_of(r->peer);
   int error_class = rc;
   if (rc != MPI_SUCCESS) mpi_check(MPI_Error_class(rc, &error_class), "MPI_Error_class");
   if (error_class == MPI_ERR_TRUNCATE) {
@@ -196,12 +204,12 @@ bool RemoteChannel::direct(const Request& r) const {
 void RemoteChannel::post_direct(Request* r) {
   const Comm& comm = *r->comm;
   const CommNet& net = net_of(comm);
-  const int from = comm.rank_of(r->peer);
+  const int from = comm.net_index(r->peer);
   const Datatype& t = *r->type.type;
   const Bytes n(r->count * t.size());
   mpi_check(MPI_Irecv(static_cast<char*>(r->buf) + t.true_lb(), n.count(), n.type(),
-                      net.pos_of[at(from)], wire_tag(net, from, r->tag, cluster_.slot_shift()),
-                      inbox(net, comm.rank()), mpi_request(r)),
+                      net.pos_of[at(from)], wire_tag(cluster_, comm, net, from, r->tag),
+                      inbox(net, comm.net_rank()), mpi_request(r)),
             "MPI_Irecv");
   r->state = Request::State::in_mpi;
   ++direct_receives_;
@@ -218,8 +226,8 @@ void RemoteChannel::recv_direct(Request* r, const WaitSite& site) {
   }
 }
 
-// MPI decides: the receive completes either cancelled or, if it matched
-// already, with its message; test() tells which.
+// MPI decides: the operation completes either cancelled or, if it matched
+// already, normally; test() tells which.
 void RemoteChannel::cancel(Request* r) {
   r->cancel_asked = true;
   mpi_check(MPI_Cancel(mpi_request(r)), "MPI_Cancel");
@@ -242,7 +250,7 @@ bool RemoteChannel::in_flight() const {
 
 void RemoteChannel::pull(const Comm& comm) {
   const CommNet& net = net_of(comm);
-  MPI_Comm channel = inbox(net, comm.rank());
+  MPI_Comm channel = inbox(net, comm.net_rank());
   const int shift = cluster_.slot_shift();
   Matcher& matcher = endpoint_.matcher();
   for (;;) {
@@ -255,8 +263,14 @@ void RemoteChannel::pull(const Comm& comm) {
     const std::size_t bytes = received_bytes(st);
     const Bytes n(bytes);
     const auto& there = net.members_at[static_cast<std::size_t>(st.MPI_SOURCE)];
-    const int source = there[static_cast<std::size_t>(st.MPI_TAG >> shift)];
-    const Envelope e{comm.world_of(source), source, comm.context(), st.MPI_TAG & ((1 << shift) - 1)};
+    const int sender = there[static_cast<std::size_t>(st.MPI_TAG >> shift)];
+    // The communicator and its hidden twin share the MPI communicators: the
+    // schedule bit of the tag says whose message this is.
+    const int schedule_bit = cluster_.schedule_tag_bit();
+    const int context = (st.MPI_TAG & schedule_bit) ? comm.context() | kScheduleContextBit
+                                                    : comm.context() & ~kScheduleContextBit;
+    const Envelope e{comm.net_world(sender), comm.net_source(sender), context,
+                     st.MPI_TAG & (schedule_bit - 1)};
 
     const std::size_t i = matcher.first_match(e);
     if (i != Matcher::kNone) {

@@ -6,7 +6,9 @@
 // MPI_Isend (MPI_Issend for synchronous sends) on C's point-to-point MPI
 // communicator for d's slot, to d's process, as bytes (packed first when
 // the datatype is not contiguous), with the MPI tag
-// (sender's slot << Cluster::slot_shift()) | user tag.
+// (sender's slot << Cluster::slot_shift()) | schedule bit | user tag, where
+// the schedule bit marks the messages of C's hidden twin (collective
+// schedules, comm.h), which shares C's MPI communicators.
 //
 // Receiving: only this rank ever probes its slot's MPI communicators, so a
 // matched probe (MPI_Improbe) followed by MPI_Mrecv needs no lock. Messages

@@ -1,8 +1,10 @@
 // Communicators spanning processes: split (and dup and create, expressed as
-// splits), built on the hierarchical collectives of hierarchical.cpp.
+// splits), built on the hierarchical collectives of hierarchical.cpp; and
+// the MPI side of those their members create alone.
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <utility>
 #include <vector>
@@ -32,6 +34,13 @@ struct SplitMember {
 // process runs the same sequence of MPI calls on one thread, so creations
 // never overlap on the parent, and communicators created at the same time
 // from different parents are MPI's ordinary concurrent case.
+//
+// MPI_Comm_split blocks outside the wait loop, but only once every leader
+// is known to be here: the allgather of colours before it completes at a
+// leader only when every process has contributed, and it is waited for in
+// the wait loop (stealing, and letting a fiber's core run its other ranks,
+// which may be what another process waits for before it joins; test:
+// multiproc_fibersplit). What follows needs nothing but the leaders.
 NewComm split(coll::Member& member, Comm& comm, const char* call, int color, int key,
               const Cluster& cluster) {
   const int n = comm.size();
@@ -102,6 +111,20 @@ NewComm split(coll::Member& member, Comm& comm, const char* call, int color, int
   result.remote = share.remote_slot->part;
   result.local_members = share.members;
   return result;
+}
+
+std::shared_ptr<Comm::Part> create_among(const Group& members, const Comm& service,
+                                         std::uint32_t order, const Cluster& cluster) {
+  const RankMap& map = cluster.map();
+  auto net = CommNet::layout(members.members(), map, cluster.me());
+  // The tag grows with the order (MPI libraries run a process's concurrent
+  // creations lowest tag first); the first member tells apart creations of
+  // the same order.
+  const std::uint32_t ranks = static_cast<std::uint32_t>(map.ranks());
+  const std::uint32_t per_rank = (static_cast<std::uint32_t>(cluster.mpi_tag_ub()) + 1) / ranks;
+  const std::uint32_t first = static_cast<std::uint32_t>(members.world_of(0));
+  net->create_among(net_of(service), static_cast<int>((order % per_rank) * ranks + first));
+  return net;
 }
 
 }  // namespace pure::hier

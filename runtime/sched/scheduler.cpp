@@ -61,22 +61,15 @@ PURE_Task_stats Scheduler::helper_stats() const {
   return sum;
 }
 
-void Scheduler::print_stats() const {
-  for (int i = 0; i < ranks_; ++i) {
-    const PURE_Task_stats s = workers_[static_cast<size_t>(i)]->stats();
-    std::fprintf(stderr, "pure: stats: rank %d: %lld tasks, %lld own chunks, %lld stolen chunks\n",
-                 i, s.tasks, s.own_chunks, s.stolen_chunks);
-  }
-  if (config_.helpers > 0) {
-    std::fprintf(stderr, "pure: stats: %d helper thread(s): %lld stolen chunks\n",
-                 config_.helpers, helper_stats().stolen_chunks);
-  }
-  std::fflush(stderr);
-}
-
 void Scheduler::run_serial(Worker& worker, const TaskBody& body, std::int64_t chunks) {
   Worker::ChunkScope scope(worker, chunks);
+  trace::Buffer* const trace = worker.waiter().trace();
+  const std::uint64_t began = trace ? trace::now() : 0;
   body.run(body.body, 0, chunks - 1, body.args, body.has_args);
+  if (trace)
+    trace->push(trace::Event{began, trace::now(), "chunk", 0, -1, -1, 0,
+                             static_cast<std::int32_t>(chunks - 1), trace::Event::Kind::chunk,
+                             trace::How::none});
   worker.count_own(chunks);
 }
 
@@ -84,6 +77,7 @@ void Scheduler::execute(Worker& worker, const TaskBody& body, std::int64_t reque
   const std::int64_t max = config_.max_task_chunks;
   const std::int64_t chunks = requested <= 0 ? max : std::min(requested, max);
   if (worker.rank()) worker.count_task();
+  trace::Slice traced(worker.waiter().trace(), "task");
   // Nested, on a helper, nobody to share with, or nothing to share: no slot
   // to publish in (or no one to read it), so run here. A nested task never
   // waits for others, so a chunk can never wait on itself.
@@ -94,6 +88,11 @@ void Scheduler::execute(Worker& worker, const TaskBody& body, std::int64_t reque
   Waiter& waiter = worker.waiter();
   const int self = worker.id();
   Task task(body, chunks, ranks_ + config_.helpers, config_.chunk_policy);
+  trace::Buffer* const trace = waiter.trace();
+  if (trace) {
+    task.trace_id = static_cast<std::uint64_t>(worker.stats().tasks);
+    task.trace_begin = trace::now();
+  }
   Slot& slot = slots_[static_cast<size_t>(self)];
   // Counted before it is visible, so that a thief that sees the slot also
   // passes the quick active_ check (a hint only: relaxed).
@@ -111,7 +110,12 @@ void Scheduler::execute(Worker& worker, const TaskBody& body, std::int64_t reque
   std::int64_t end = 0;
   while (task.claim(&start, &end)) {
     if (waiter.aborted()) task.fail(std::make_exception_ptr(JobAborted{}));
+    const std::uint64_t began = trace ? trace::now() : 0;
     if (task.run(worker, start, end)) worker.count_own(end - start + 1);
+    if (trace)
+      trace->push(trace::Event{began, trace::now(), "chunk", 0, -1, -1,
+                               static_cast<std::int32_t>(start), static_cast<std::int32_t>(end),
+                               trace::Event::Kind::chunk, trace::How::none});
   }
 
   // Unpublish, then wait until the chunks that thieves claimed have
@@ -187,9 +191,17 @@ bool Scheduler::try_steal(Worker& thief, int victim) {
       // Running a chunk is work, not waiting: the deadlock watchdog must not
       // count this rank as blocked, nor this helper as idle, meanwhile.
       WaitStatus& status = thief.waiter().status();
+      trace::Buffer* const trace = thief.waiter().trace();
+      const std::uint64_t began = trace ? trace::now() : 0;
       status.set_working(true);
       task->run(thief, start, end);
       status.set_working(false);
+      // Only tasks published while tracing carry a begin time.
+      if (trace && task->trace_begin)
+        trace->push(trace::Event{began, trace::now(), "stolen chunk", task->trace_id,
+                                 static_cast<std::int64_t>(task->trace_begin), victim,
+                                 static_cast<std::int32_t>(start), static_cast<std::int32_t>(end),
+                                 trace::Event::Kind::stolen, trace::How::none});
       thief.count_stolen(end - start + 1);
       thief.last_victim = victim;
       ran = true;

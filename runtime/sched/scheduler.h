@@ -72,9 +72,6 @@ class Scheduler {
   bool helpers_busy() const;
   PURE_Task_stats helper_stats() const;
 
-  // PURE_STATS=1: one line per rank, and one for the helpers, on stderr.
-  void print_stats() const;
-
  private:
   struct alignas(kCacheLine) Slot {
     std::atomic<Task*> task{nullptr};

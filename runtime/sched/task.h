@@ -84,6 +84,12 @@ class Task {
   // The first exception a chunk threw; read by the owner once finished().
   std::exception_ptr error() const { return error_; }
 
+  // Tracing (PURE_TRACE): the owner's number for this task and when it
+  // began, for the arrow from the task to each stolen chunk. Set by the
+  // owner before publishing (seq_cst store of the slot), read by thieves.
+  std::uint64_t trace_id = 0;
+  std::uint64_t trace_begin = 0;
+
  private:
   const TaskBody body_;
   const std::int64_t chunks_;

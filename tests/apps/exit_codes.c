@@ -8,6 +8,10 @@
  *   exitcode    the last rank returns 3; exit 3
  *   nofinalize  the last rank returns 0 without pure_finalize; exit non-zero
  *   deadlock    every rank receives from its partner; ended by the watchdog
+ *   busyrank    the last rank computes for 3 s outside Pure, then sends to
+ *               every other rank, which waited in pure_recv all along; exit
+ *               0 (a job with a rank at work is not stalled, whatever
+ *               process it is in)
  *   afterfinalize  every rank finalizes; the last returns 5 at once, rank 0
  *               works on for a while and then prints; exit 5, with rank 0's
  *               line (finalize is collective: no rank's status cuts the
@@ -102,6 +106,22 @@ int pure_main(int argc, char** argv) {
       nanosleep(&pause, NULL);
       printf("exit_codes: rank 0 finished its work after finalize\n");
     }
+    return 0;
+  }
+  if (strcmp(mode, "busyrank") == 0) {
+    if (rank == last) {
+      struct timespec start, now;
+      clock_gettime(CLOCK_MONOTONIC, &start);
+      do {
+        for (int i = 0; i < 100000; ++i) sink += i;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+      } while (now.tv_sec - start.tv_sec < 3);
+      for (int peer = 0; peer < last; ++peer) pure_send(&rank, 1, PURE_INT, peer, 0, PURE_COMM_WORLD);
+    } else {
+      wait_for(last);
+    }
+    pure_finalize();
+    if (rank == 0) printf("exit_codes: busyrank ok\n");
     return 0;
   }
   if (strcmp(mode, "deadlock") == 0) {

@@ -1,6 +1,7 @@
-// What the multi-process checks share: the calling rank, and CHECK / OK,
-// which name the rank, the place and the values of a failed check and end
-// the job with exit code 1.
+// What the multi-process checks share: the rank's place in the world and a
+// CHECK that names the rank, the file and line, the condition and the
+// values, and ends the job with exit code 1 (a failed check in one process
+// must end every process).
 #pragma once
 
 #include <pure/pure.h>
@@ -23,6 +24,9 @@ inline thread_local int g_rank = -1, g_size = -1;
 
 #define OK(call) CHECK((call) == PURE_SUCCESS, "%s", #call)
 
-// The datatype checks (datatypes_check.cpp): derived types, PURE_BOTTOM,
-// basic elements, large counts and external32 between processes.
+// Mode `requests` (requests_check.cpp): nonblocking collectives, comm_idup,
+// persistent requests, matched probes, cancelled sends, isendrecv.
+void run_requests();
+// Mode `datatypes` (datatypes_check.cpp): derived types, PURE_BOTTOM, basic
+// elements, large counts and external32 between processes.
 void run_datatypes();

@@ -5,10 +5,8 @@
 // the check and the values and ends the job with exit code 1. On success
 // rank 0 prints "multiproc_check MODE: ok (N ranks, P processes)".
 //
-//   multiproc_check p2p | coll | comm | tasks | stress | huge | datatypes | tagoverflow
+//   multiproc_check p2p | coll | comm | tasks | stress | requests | datatypes | huge | tagoverflow
 #include <pure/pure.h>
-
-#include "check.h"
 
 #include <algorithm>
 #include <atomic>
@@ -18,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "check.h"
+
 namespace {
-
-
 
 // The byte at position i of a message from `from` to `to` with sequence k.
 unsigned char pattern(int from, int to, int k, std::size_t i) {
@@ -530,6 +528,13 @@ void coll_on(PURE_Comm comm, int salt) {
   int one = me + 1, prefix = 0;
   OK(pure_scan(&one, &prefix, 1, PURE_INT, PURE_SUM, comm));
   CHECK(prefix == (me + 1) * (me + 2) / 2, "scan sum: %d", prefix);
+  // A predefined op on three elements, exclusive: 1..me summed, me*(me+1)/2
+  // times 1, 2 and 3.
+  int three[3] = {one, 2 * one, 3 * one}, before[3] = {-7, -7, -7};
+  OK(pure_exscan(three, before, 3, PURE_INT, PURE_SUM, comm));
+  for (int i = 0; me > 0 && i < 3; ++i)
+    CHECK(before[i] == (i + 1) * me * (me + 1) / 2, "exscan sum [%d]: %d", i, before[i]);
+  CHECK(me > 0 || before[0] == -7, "exscan touched rank 0's buffer");
 
   // reduce_scatter(_block).
   {
@@ -756,6 +761,45 @@ void run_tasks() {
   }
 }
 
+// ---------------------------------------------------------------- fibersplit
+
+// Communicator creation across processes must wait in the wait loop: run as
+// 2 processes of 4 ranks on 2 cores, so that world ranks 0 and 2 are fibers
+// of one core. Rank 0 creates a communicator with rank 4 (another process),
+// which joins only after a message from rank 2, which rank 2 sends only
+// after a message from rank 0. Were rank 0 to wait for rank 4 inside a
+// blocking MPI call, rank 2 would never run again.
+void run_fibersplit() {
+  const int other = g_size / 2;  // the first rank of the second process
+  const bool in_pair = g_rank == 0 || g_rank == other;
+  PURE_Comm pair = PURE_COMM_NULL, dup = PURE_COMM_NULL;
+  OK(pure_comm_split(PURE_COMM_WORLD, in_pair ? 0 : PURE_UNDEFINED, g_rank, &pair));
+  int token = 0;
+  if (g_rank == 0) {
+    PURE_Request r;
+    token = 17;
+    OK(pure_isend(&token, 1, PURE_INT, 2, 1, PURE_COMM_WORLD, &r));
+    OK(pure_comm_dup(pair, &dup));
+    OK(pure_wait(&r, PURE_STATUS_IGNORE));
+  } else if (g_rank == 2) {
+    OK(pure_recv(&token, 1, PURE_INT, 0, 1, PURE_COMM_WORLD, PURE_STATUS_IGNORE));
+    CHECK(token == 17, "rank 2 got %d", token);
+    OK(pure_send(&token, 1, PURE_INT, other, 2, PURE_COMM_WORLD));
+  } else if (g_rank == other) {
+    OK(pure_recv(&token, 1, PURE_INT, 2, 2, PURE_COMM_WORLD, PURE_STATUS_IGNORE));
+    CHECK(token == 17, "rank %d got %d", other, token);
+    OK(pure_comm_dup(pair, &dup));
+  }
+  if (in_pair) {
+    int one = 1, sum = 0;
+    OK(pure_allreduce(&one, &sum, 1, PURE_INT, PURE_SUM, dup));
+    CHECK(sum == 2, "allreduce on the duplicate gave %d", sum);
+    OK(pure_comm_free(&dup));
+    OK(pure_comm_free(&pair));
+  }
+  OK(pure_barrier(PURE_COMM_WORLD));
+}
+
 // ---------------------------------------------------------------- huge
 
 // 3 GiB from rank 0 to the last rank (another process), over MPI's int
@@ -811,7 +855,9 @@ extern "C" int pure_main(int argc, char** argv) {
   else if (mode == "tasks") run_tasks();
   else if (mode == "stress") run_stress();
   else if (mode == "huge") run_huge();
+  else if (mode == "requests") run_requests();
   else if (mode == "datatypes") run_datatypes();
+  else if (mode == "fibersplit") run_fibersplit();
   else if (mode == "tagoverflow") {
     int* ub = nullptr;
     int flag = 0;

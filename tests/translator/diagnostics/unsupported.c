@@ -1,4 +1,4 @@
-/* One-sided communication and MPI-IO are not part of Pure. */
+/* One-sided communication and MPI-IO are not part of Pure (MPI_INFO_NULL is). */
 #include <mpi.h>
 
 int main(int argc, char **argv) {

@@ -1,0 +1,47 @@
+// Communicators with a process topology (comm/process_topology.h): creating them,
+// and the neighbourhood collectives, which send on the communicator's
+// hidden twin so that their messages never meet the program's.
+//
+// Reordering is left to MPI's discretion, and Pure keeps the ranks as they
+// are: rank r of the old communicator is rank r of the new one.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "channels/request.h"
+#include "comm/comm.h"
+#include "composite/context.h"
+
+namespace pure::topo {
+
+// Collective over `old`: a communicator of its first `keep` ranks (the
+// others get nullptr) with `topology` (this rank's) and a neighbourhood twin.
+std::unique_ptr<Comm> create(Context& cx, Comm& old, int keep,
+                             std::shared_ptr<const ProcessTopology> topology, const char* call);
+// MPI_Cart_sub: the grids of the dimensions kept, one per position in the
+// dimensions dropped.
+std::unique_ptr<Comm> cart_sub(Context& cx, Comm& cart, const int* remain, const char* call);
+// MPI_Dist_graph_create: every rank names some edges (n sources, each
+// with its degree's destinations and weights, or weights nullptr when
+// unweighted); an allgather tells every rank its own in- and out-edges, in
+// the order of the ranks that named them, then their order of naming.
+std::unique_ptr<Comm> dist_graph(Context& cx, Comm& old, int n, const int* sources,
+                                 const int* degrees, const int* destinations, const int* weights,
+                                 const char* call);
+// What MPI_Comm_dup carries over: the topology, with a twin of its own.
+void copy_topology(Context& cx, const Comm& from, Comm& to, const char* call);
+
+// One block of a neighbourhood collective: `count` items of `type` at `buf`.
+struct Block {
+  void* buf;
+  std::size_t count;
+  TypeRef type;
+};
+// Sends out[j] to out-neighbour j and receives in[i] from in-neighbour i
+// (ProcessTopology::neighbourhood); PURE_PROC_NULL neighbours take no part.
+void neighbour_exchange(Context& cx, Comm& comm, const char* call, const std::vector<Block>& out,
+                        const std::vector<Block>& in);
+
+}  // namespace pure::topo

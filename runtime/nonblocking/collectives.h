@@ -1,0 +1,77 @@
+// The schedules of the nonblocking (and persistent) collectives: each
+// function appends this member's rounds for one collective to a Schedule
+// (schedule.h). Arguments are validated by the flat API; what shows only
+// when the members' arguments meet (counts that disagree) is reported by
+// the schedule when it completes.
+//
+// Algorithms (every one works for any number of members):
+//   barrier      dissemination: ceil(log2 n) rounds of one message each way
+//   bcast        binomial tree from the root
+//   reduce       binomial tree towards rank 0, in rank order (so
+//                non-commutative ops get MPI's order), then to the root
+//   allreduce    recursive doubling (ranks beyond the largest power of two
+//                fold into a partner first), in rank order; large data with
+//                a commutative op: ring reduce-scatter then ring allgather,
+//                where each member folds 1/n of the data
+//   reduce_scatter  ring reduce-scatter (commutative ops), else reduce to
+//                rank 0 and scatter
+//   scan, exscan recursive doubling
+//   gather(v), scatter(v), allgather(v), alltoall(v,w): one round in which
+//                every block goes straight to where it belongs
+//   comm_idup:   see idup.h
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "channels/request.h"
+#include "nonblocking/schedule.h"
+#include "types/ops.h"
+
+namespace pure::nbc {
+
+// One member's block of a data-moving collective: `count` items of `type`
+// at `buf`.
+struct Block {
+  void* buf = nullptr;
+  std::size_t count = 0;
+  TypeRef type;
+};
+
+void barrier(Schedule& s);
+void bcast(Schedule& s, void* buf, std::size_t count, const TypeRef& type, int root);
+
+// `mine`: this member's contribution (buf nullptr: in place, it is already
+// in its own slot of `all`); `all`: the slots of every member (at the root
+// only for gather).
+void gather(Schedule& s, int root, const Block& mine, const std::vector<Block>& all);
+// `all` at the root; `mine` (buf nullptr at the root: in place, its block
+// stays where it is).
+void scatter(Schedule& s, int root, const std::vector<Block>& all, const Block& mine);
+void allgather(Schedule& s, const Block& mine, const std::vector<Block>& all);
+// `sends[k]` goes to member k, `recvs[k]` comes from it. `in_place`: the
+// data to send is in `recvs` (MPI_IN_PLACE): staged aside first.
+void alltoall(Schedule& s, const std::vector<Block>& sends, const std::vector<Block>& recvs,
+              bool in_place);
+
+struct ReduceSpec {
+  const void* send;  // nullptr: in place, the input is in recv
+  void* recv;
+  std::size_t count;
+  TypeRef type;
+  PURE_Datatype handle;
+  OpRef op;
+};
+
+// root < 0: allreduce.
+void reduce(Schedule& s, const ReduceSpec& a, int root);
+// a.count is the total, the sum of recvcounts.
+void reduce_scatter(Schedule& s, const ReduceSpec& a, const std::vector<int>& recvcounts);
+void scan(Schedule& s, const ReduceSpec& a, bool exclusive);
+
+// Allreduces of at least this many bytes with a commutative op take the
+// ring (reduce-scatter, allgather); smaller ones recursive doubling.
+// docs/perf-notes.md, "Nonblocking collectives".
+constexpr std::size_t kRingAllreduceBytes = 64 * 1024;
+
+}  // namespace pure::nbc
