@@ -522,6 +522,140 @@ TEST_P(DatatypeMessages, LargeCountCallsMatchTheirIntTwins) {
   });
 }
 
+// The large-count forms of the persistent, matched-probe, send-receive and
+// nonblocking calls move what their int twins move.
+TEST_P(DatatypeMessages, NonblockingLargeCountCallsMatchTheirIntTwins) {
+  expect_clean_run(n(), [](int rank, int size) {
+    const int to = (rank + 1) % size, from = (rank + size - 1) % size;
+    const PURE_Count k = 300;
+    const std::size_t uk = static_cast<std::size_t>(k);
+    std::vector<int> out(uk), in(uk, -1);
+    for (std::size_t i = 0; i < uk; ++i) out[i] = rank * 1000 + static_cast<int>(i);
+    auto from_rank = [&](int r, const std::vector<int>& v) {
+      for (std::size_t i = 0; i < uk; ++i) ASSERT_EQ(v[i], r * 1000 + static_cast<int>(i)) << i;
+    };
+    PURE_Request q[2];
+    EXPECT_PURE_OK(pure_recv_init_c(in.data(), k, PURE_INT, from, 1, W, &q[0]));
+    EXPECT_PURE_OK(pure_send_init_c(out.data(), k, PURE_INT, to, 1, W, &q[1]));
+    for (int round = 0; round < 2; ++round) {
+      std::fill(in.begin(), in.end(), -1);
+      EXPECT_PURE_OK(pure_startall(2, q));
+      EXPECT_PURE_OK(pure_waitall(2, q, PURE_STATUSES_IGNORE));
+      from_rank(from, in);
+    }
+    EXPECT_PURE_OK(pure_request_free(&q[0]));
+    EXPECT_PURE_OK(pure_request_free(&q[1]));
+    std::fill(in.begin(), in.end(), -1);
+    EXPECT_PURE_OK(pure_isendrecv_c(out.data(), k, PURE_INT, to, 2, in.data(), k, PURE_INT, from,
+                                    2, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    from_rank(from, in);
+    std::vector<int> both = out;
+    EXPECT_PURE_OK(pure_isendrecv_replace_c(both.data(), k, PURE_INT, to, 3, from, 3, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    from_rank(from, both);
+    // Matched probes: the message taken by the probe, received by the _c call.
+    EXPECT_PURE_OK(pure_isend_c(out.data(), k, PURE_INT, to, 4, W, &q[1]));
+    PURE_Message m;
+    PURE_Status st;
+    EXPECT_PURE_OK(pure_mprobe(from, 4, W, &m, &st));
+    std::fill(in.begin(), in.end(), -1);
+    EXPECT_PURE_OK(pure_mrecv_c(in.data(), k, PURE_INT, &m, &st));
+    from_rank(from, in);
+    EXPECT_PURE_OK(pure_wait(&q[1], PURE_STATUS_IGNORE));
+    EXPECT_PURE_OK(pure_isend_c(out.data(), k, PURE_INT, to, 5, W, &q[1]));
+    EXPECT_PURE_OK(pure_mprobe(from, 5, W, &m, &st));
+    std::fill(in.begin(), in.end(), -1);
+    EXPECT_PURE_OK(pure_imrecv_c(in.data(), k, PURE_INT, &m, &q[0]));
+    EXPECT_PURE_OK(pure_waitall(2, q, PURE_STATUSES_IGNORE));
+    from_rank(from, in);
+
+    // Nonblocking collectives: each rank contributes rank + 1.
+    const std::size_t n = static_cast<std::size_t>(size);
+    long long mine[2] = {rank + 1, 1}, sum[2] = {0, 0};
+    EXPECT_PURE_OK(pure_iallreduce_c(mine, sum, 2, PURE_LONG_LONG, PURE_SUM, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    EXPECT_EQ(sum[0], static_cast<long long>(size) * (size + 1) / 2);
+    EXPECT_EQ(sum[1], size);
+    long long root_sum[2] = {0, 0};
+    EXPECT_PURE_OK(pure_ireduce_c(mine, root_sum, 2, PURE_LONG_LONG, PURE_SUM, 0, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    if (rank == 0) {
+      EXPECT_EQ(root_sum[1], size);
+    }
+    long long upto[2] = {0, 0}, before[2] = {0, 0};
+    EXPECT_PURE_OK(pure_iscan_c(mine, upto, 2, PURE_LONG_LONG, PURE_SUM, W, &q[0]));
+    EXPECT_PURE_OK(pure_iexscan_c(mine, before, 2, PURE_LONG_LONG, PURE_SUM, W, &q[1]));
+    EXPECT_PURE_OK(pure_waitall(2, q, PURE_STATUSES_IGNORE));
+    EXPECT_EQ(upto[1], rank + 1);
+    if (rank > 0) {
+      EXPECT_EQ(before[1], rank);
+    }
+    int value = rank == 0 ? 77 : -1;
+    EXPECT_PURE_OK(pure_ibcast_c(&value, 1, PURE_INT, 0, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    EXPECT_EQ(value, 77);
+    // Every rank's block of two: {rank, rank}.
+    std::vector<int> two{rank, rank}, all(2 * n, -1), got(2, -1);
+    std::vector<PURE_Count> counts(n, 2);
+    std::vector<PURE_Aint> displs(n);
+    for (std::size_t r = 0; r < n; ++r) displs[r] = static_cast<PURE_Aint>(2 * r);
+    auto each_block = [&](const std::vector<int>& v) {
+      for (std::size_t i = 0; i < 2 * n; ++i) ASSERT_EQ(v[i], static_cast<int>(i / 2)) << i;
+    };
+    EXPECT_PURE_OK(pure_iallgather_c(two.data(), 2, PURE_INT, all.data(), 2, PURE_INT, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    each_block(all);
+    std::fill(all.begin(), all.end(), -1);
+    EXPECT_PURE_OK(pure_iallgatherv_c(two.data(), 2, PURE_INT, all.data(), counts.data(),
+                                      displs.data(), PURE_INT, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    each_block(all);
+    std::fill(all.begin(), all.end(), -1);
+    EXPECT_PURE_OK(pure_igather_c(two.data(), 2, PURE_INT, all.data(), 2, PURE_INT, 0, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    if (rank == 0) each_block(all);
+    std::fill(all.begin(), all.end(), -1);
+    EXPECT_PURE_OK(pure_igatherv_c(two.data(), 2, PURE_INT, all.data(), counts.data(),
+                                   displs.data(), PURE_INT, 0, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    if (rank == 0) each_block(all);
+    // Scatter back what rank 0 gathered: each rank gets {rank, rank}.
+    EXPECT_PURE_OK(pure_iscatter_c(all.data(), 2, PURE_INT, got.data(), 2, PURE_INT, 0, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    EXPECT_EQ(got, two);
+    std::fill(got.begin(), got.end(), -1);
+    EXPECT_PURE_OK(pure_iscatterv_c(all.data(), counts.data(), displs.data(), PURE_INT, got.data(),
+                                    2, PURE_INT, 0, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    EXPECT_EQ(got, two);
+    // Alltoall of one's own rank: every rank receives {0, 0, 1, 1, ...}.
+    std::vector<int> mine_to_all(2 * n, rank);
+    std::fill(all.begin(), all.end(), -1);
+    EXPECT_PURE_OK(pure_ialltoall_c(mine_to_all.data(), 2, PURE_INT, all.data(), 2, PURE_INT, W,
+                                    &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    each_block(all);
+    std::fill(all.begin(), all.end(), -1);
+    EXPECT_PURE_OK(pure_ialltoallv_c(mine_to_all.data(), counts.data(), displs.data(), PURE_INT,
+                                     all.data(), counts.data(), displs.data(), PURE_INT, W,
+                                     &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    each_block(all);
+    // Reduce-scatter of {1, 1, ...}: each rank's block sums to size.
+    std::vector<long long> ones(2 * n, 1), block(2, 0);
+    EXPECT_PURE_OK(pure_ireduce_scatter_block_c(ones.data(), block.data(), 2, PURE_LONG_LONG,
+                                                PURE_SUM, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    EXPECT_EQ(block, (std::vector<long long>{size, size}));
+    std::fill(block.begin(), block.end(), 0);
+    EXPECT_PURE_OK(pure_ireduce_scatter_c(ones.data(), block.data(), counts.data(),
+                                          PURE_LONG_LONG, PURE_SUM, W, &q[0]));
+    EXPECT_PURE_OK(pure_wait(&q[0], PURE_STATUS_IGNORE));
+    EXPECT_EQ(block, (std::vector<long long>{size, size}));
+  });
+}
+
 // A message of more than INT_MAX elements, which only the _c calls can
 // carry: 2^31 + 100 chars from rank 0 to rank 1, every byte checked.
 TEST(DatatypeMessagesLarge, MoreElementsThanAnIntHolds) {

@@ -322,6 +322,16 @@ std::vector<BadCall> bad_calls() {
                                  counts.data(), displs.data(), PURE_CHAR, W);
        },
        fixed({"sendcounts[0] = 3000000000"})},
+      {"LargeCountAboveTheNonblockingVCollectives", "pure_iallgatherv_c", PURE_ERR_COUNT,
+       [](int size) {
+         std::vector<PURE_Count> counts(static_cast<std::size_t>(size), 1);
+         counts.back() = 3000000000LL;
+         std::vector<PURE_Aint> displs(static_cast<std::size_t>(size), 0);
+         PURE_Request q;
+         return pure_iallgatherv_c(ints, 1, PURE_CHAR, ints, counts.data(), displs.data(),
+                                   PURE_CHAR, W, &q);
+       },
+       fixed({"recvcounts[", "= 3000000000"})},
   };
 }
 

@@ -720,6 +720,76 @@ int pure_unpack_external_c(const char datarep[], const void* inbuf, PURE_Count i
                            PURE_Datatype datatype);
 int pure_pack_external_size_c(const char datarep[], PURE_Count incount, PURE_Datatype datatype,
                               PURE_Count* size);
+/* the large-count forms of the persistent, matched-probe and nonblocking calls */
+int pure_send_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                     int tag, PURE_Comm comm, PURE_Request* request);
+int pure_bsend_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                      int tag, PURE_Comm comm, PURE_Request* request);
+int pure_ssend_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                      int tag, PURE_Comm comm, PURE_Request* request);
+int pure_rsend_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                      int tag, PURE_Comm comm, PURE_Request* request);
+int pure_recv_init_c(void* buf, PURE_Count count, PURE_Datatype datatype, int source, int tag,
+                     PURE_Comm comm, PURE_Request* request);
+int pure_mrecv_c(void* buf, PURE_Count count, PURE_Datatype datatype, PURE_Message* message,
+                 PURE_Status* status);
+int pure_imrecv_c(void* buf, PURE_Count count, PURE_Datatype datatype, PURE_Message* message,
+                  PURE_Request* request);
+int pure_isendrecv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype, int dest,
+                     int sendtag, void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                     int source, int recvtag, PURE_Comm comm, PURE_Request* request);
+int pure_isendrecv_replace_c(void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, PURE_Comm comm,
+                             PURE_Request* request);
+int pure_ibcast_c(void* buffer, PURE_Count count, PURE_Datatype datatype, int root,
+                  PURE_Comm comm, PURE_Request* request);
+int pure_ireduce_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
+                   PURE_Op op, int root, PURE_Comm comm, PURE_Request* request);
+int pure_iallreduce_c(const void* sendbuf, void* recvbuf, PURE_Count count,
+                      PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, PURE_Request* request);
+int pure_iscan_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
+                 PURE_Op op, PURE_Comm comm, PURE_Request* request);
+int pure_iexscan_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
+                   PURE_Op op, PURE_Comm comm, PURE_Request* request);
+int pure_ireduce_scatter_block_c(const void* sendbuf, void* recvbuf, PURE_Count recvcount,
+                                 PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
+                                 PURE_Request* request);
+int pure_ireduce_scatter_c(const void* sendbuf, void* recvbuf, const PURE_Count recvcounts[],
+                           PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
+                           PURE_Request* request);
+int pure_igatherv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                    void* recvbuf, const PURE_Count recvcounts[], const PURE_Aint displs[],
+                    PURE_Datatype recvtype, int root, PURE_Comm comm, PURE_Request* request);
+int pure_igather_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                   void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype, int root,
+                   PURE_Comm comm, PURE_Request* request);
+int pure_iscatterv_c(const void* sendbuf, const PURE_Count sendcounts[], const PURE_Aint displs[],
+                     PURE_Datatype sendtype, void* recvbuf, PURE_Count recvcount,
+                     PURE_Datatype recvtype, int root, PURE_Comm comm, PURE_Request* request);
+int pure_iscatter_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                    void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype, int root,
+                    PURE_Comm comm, PURE_Request* request);
+int pure_iallgatherv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                       void* recvbuf, const PURE_Count recvcounts[], const PURE_Aint displs[],
+                       PURE_Datatype recvtype, PURE_Comm comm, PURE_Request* request);
+int pure_iallgather_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                      void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                      PURE_Comm comm, PURE_Request* request);
+int pure_ialltoallv_c(const void* sendbuf, const PURE_Count sendcounts[],
+                      const PURE_Aint sdispls[], PURE_Datatype sendtype, void* recvbuf,
+                      const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                      PURE_Datatype recvtype, PURE_Comm comm, PURE_Request* request);
+int pure_ialltoall_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                     void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype, PURE_Comm comm,
+                     PURE_Request* request);
+int pure_alltoallw_c(const void* sendbuf, const PURE_Count sendcounts[],
+                     const PURE_Aint sdispls[], const PURE_Datatype sendtypes[], void* recvbuf,
+                     const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                     const PURE_Datatype recvtypes[], PURE_Comm comm);
+int pure_ialltoallw_c(const void* sendbuf, const PURE_Count sendcounts[],
+                      const PURE_Aint sdispls[], const PURE_Datatype sendtypes[], void* recvbuf,
+                      const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                      const PURE_Datatype recvtypes[], PURE_Comm comm, PURE_Request* request);
 
 /* ==== communicators beyond the basics (MPI 3.1 chapters 6-8): group
  * algebra, creation by a group alone, intercommunicators, process
@@ -925,6 +995,11 @@ int pure_comm_create_errhandler(PURE_Comm_errhandler_function* comm_errhandler_f
                                 PURE_Errhandler* errhandler);
 int pure_comm_call_errhandler(PURE_Comm comm, int errorcode);
 int pure_errhandler_free(PURE_Errhandler* errhandler);
+/* MPI-1's names (removed in MPI-3), for old codes: their successors' meaning */
+typedef PURE_Comm_errhandler_function PURE_Handler_function;
+int pure_errhandler_create(PURE_Handler_function* function, PURE_Errhandler* errhandler);
+int pure_errhandler_set(PURE_Comm comm, PURE_Errhandler errhandler);
+int pure_errhandler_get(PURE_Comm comm, PURE_Errhandler* errhandler);
 /* User error classes and codes (per rank, as per MPI process) start after
  * PURE_ERR_LASTCODE; PURE_LASTUSEDCODE says how far they went. */
 int pure_add_error_class(int* errorclass);

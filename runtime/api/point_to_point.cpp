@@ -23,8 +23,8 @@ struct Message {
   int peer;  // world rank, PURE_ANY_SOURCE or PURE_PROC_NULL
 };
 
-Message check_send(Call& c, const void* buf, long long count, PURE_Datatype datatype, int dest, int tag,
-                   PURE_Comm comm) {
+Message check_send(Call& c, const void* buf, long long count, PURE_Datatype datatype, int dest,
+                   int tag, PURE_Comm comm) {
   Comm& cm = comm_arg(c, comm);
   count_arg(count);
   TypeRef t = type_arg(c, datatype);
@@ -90,8 +90,9 @@ int nonblocking_send(const char* name, SendMode mode, const void* buf, long long
 }
 
 // A persistent send or receive, inactive.
-int persistent(const char* name, Request::Kind kind, SendMode mode, const void* buf, int count,
-               PURE_Datatype datatype, int peer, int tag, PURE_Comm comm, PURE_Request* request) {
+int persistent(const char* name, Request::Kind kind, SendMode mode, const void* buf,
+               long long count, PURE_Datatype datatype, int peer, int tag, PURE_Comm comm,
+               PURE_Request* request) {
   return call(name, [&](Call& c) {
     if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
     Message m = kind == Request::Kind::send ? check_send(c, buf, count, datatype, peer, tag, comm)
@@ -122,16 +123,16 @@ void observed_recv(Rank& rank, bool watch, const Message& posted, int tag, std::
   observe_recv(rank, comm, *st);
 }
 
-int bsend(const char* name, const void* buf, long long count, PURE_Datatype datatype, int dest, int tag,
-               PURE_Comm comm) {
+int bsend(const char* name, const void* buf, long long count, PURE_Datatype datatype, int dest,
+          int tag, PURE_Comm comm) {
   return call(name, [&](Call& c) {
     Message m = check_send(c, buf, count, datatype, dest, tag, comm);
     if (m.peer != PURE_PROC_NULL) buffered_send(c, buf, count, m, tag);
   });
 }
 
-int recv(const char* name, void* buf, long long count, PURE_Datatype datatype, int source, int tag, PURE_Comm comm,
-              PURE_Status* status) {
+int recv(const char* name, void* buf, long long count, PURE_Datatype datatype, int source, int tag,
+         PURE_Comm comm, PURE_Status* status) {
   return call(name, [&](Call& c) {
     Message m = check_recv(c, buf, count, datatype, source, tag, comm);
     if (m.peer == PURE_PROC_NULL) return proc_null_status(status);
@@ -145,8 +146,8 @@ int recv(const char* name, void* buf, long long count, PURE_Datatype datatype, i
   });
 }
 
-int irecv(const char* name, void* buf, long long count, PURE_Datatype datatype, int source, int tag, PURE_Comm comm,
-               PURE_Request* request) {
+int irecv(const char* name, void* buf, long long count, PURE_Datatype datatype, int source, int tag,
+          PURE_Comm comm, PURE_Request* request) {
   return call(name, [&](Call& c) {
     if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
     Message m = check_recv(c, buf, count, datatype, source, tag, comm);
@@ -164,9 +165,9 @@ int irecv(const char* name, void* buf, long long count, PURE_Datatype datatype, 
   });
 }
 
-int sendrecv(const char* name, const void* sendbuf, long long sendcount, PURE_Datatype sendtype, int dest,
-                  int sendtag, void* recvbuf, long long recvcount, PURE_Datatype recvtype, int source,
-                  int recvtag, PURE_Comm comm, PURE_Status* status) {
+int sendrecv(const char* name, const void* sendbuf, long long sendcount, PURE_Datatype sendtype,
+             int dest, int sendtag, void* recvbuf, long long recvcount, PURE_Datatype recvtype,
+             int source, int recvtag, PURE_Comm comm, PURE_Status* status) {
   return call(name, [&](Call& c) {
     Message s = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, comm);
     Message r = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, comm);
@@ -194,8 +195,8 @@ int sendrecv(const char* name, const void* sendbuf, long long sendcount, PURE_Da
   });
 }
 
-int sendrecv_replace(const char* name, void* buf, long long count, PURE_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, PURE_Comm comm, PURE_Status* status) {
+int sendrecv_replace(const char* name, void* buf, long long count, PURE_Datatype datatype, int dest,
+                     int sendtag, int source, int recvtag, PURE_Comm comm, PURE_Status* status) {
   return call(name, [&](Call& c) {
     Message s = check_send(c, buf, count, datatype, dest, sendtag, comm);
     Message r = check_recv(c, buf, count, datatype, source, recvtag, comm);
@@ -252,6 +253,56 @@ long long copies_received(Call& c, const PURE_Status* status, PURE_Datatype data
   if (t.size() == 0) return 0;
   if (status->pure_count % t.size() != 0) return PURE_UNDEFINED;
   return static_cast<long long>(status->pure_count / t.size());
+}
+
+int isendrecv(const char* name, const void* sendbuf, long long sendcount, PURE_Datatype sendtype,
+              int dest, int sendtag, void* recvbuf, long long recvcount, PURE_Datatype recvtype,
+              int source, int recvtag, PURE_Comm comm, PURE_Request* request) {
+  return call(name, [&](Call& c) {
+    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
+    Message s = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, comm);
+    Message r = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, comm);
+    Endpoint& p2p = c.rank.p2p();
+    // The send is seen as it leaves; the receive when a wait or test
+    // finishes the request (completion.cpp).
+    if (s.peer != PURE_PROC_NULL && observed(c.rank))
+      observe_send(c.rank, s.peer, *s.comm, sendtag,
+                   static_cast<std::size_t>(sendcount) * s.type.type->size());
+    Request* sent = s.peer == PURE_PROC_NULL
+                        ? nullptr
+                        : p2p.isend(sendbuf, static_cast<std::size_t>(sendcount), s.type, s.peer,
+                                    *s.comm, sendtag, SendMode::standard);
+    Request* got = r.peer == PURE_PROC_NULL
+                       ? nullptr
+                       : p2p.irecv(recvbuf, static_cast<std::size_t>(recvcount), r.type, r.peer,
+                                   *r.comm, recvtag);
+    *request = handle_of(send_recv(p2p, *s.comm, sent, got, nullptr));
+  });
+}
+
+int isendrecv_replace(const char* name, void* buf, long long count, PURE_Datatype datatype,
+                      int dest, int sendtag, int source, int recvtag, PURE_Comm comm,
+                      PURE_Request* request) {
+  return call(name, [&](Call& c) {
+    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
+    Message s = check_send(c, buf, count, datatype, dest, sendtag, comm);
+    Message r = check_recv(c, buf, count, datatype, source, recvtag, comm);
+    // The outgoing data is packed aside first, since the receive overwrites it.
+    const std::size_t bytes = static_cast<std::size_t>(count) * s.type.type->size();
+    std::unique_ptr<char[]> staged(new char[bytes ? bytes : 1]);
+    pack(buf, static_cast<std::size_t>(count), *s.type.type, 0, staged.get(), bytes);
+    Endpoint& p2p = c.rank.p2p();
+    if (s.peer != PURE_PROC_NULL && observed(c.rank))
+      observe_send(c.rank, s.peer, *s.comm, sendtag, bytes);
+    Request* sent = s.peer == PURE_PROC_NULL
+                        ? nullptr
+                        : p2p.isend(staged.get(), bytes, c.rank.type_ref(PURE_PACKED), s.peer,
+                                    *s.comm, sendtag, SendMode::standard);
+    Request* got = r.peer == PURE_PROC_NULL ? nullptr
+                                            : p2p.irecv(buf, static_cast<std::size_t>(count),
+                                                        r.type, r.peer, *r.comm, recvtag);
+    *request = handle_of(send_recv(p2p, *s.comm, sent, got, std::move(staged)));
+  });
 }
 
 }  // namespace
@@ -401,50 +452,26 @@ int pure_sendrecv_replace_c(void* buf, PURE_Count count, PURE_Datatype datatype,
 int pure_isendrecv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, int dest,
                    int sendtag, void* recvbuf, int recvcount, PURE_Datatype recvtype, int source,
                    int recvtag, PURE_Comm comm, PURE_Request* request) {
-  return call("pure_isendrecv", [&](Call& c) {
-    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
-    Message s = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, comm);
-    Message r = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, comm);
-    Endpoint& p2p = c.rank.p2p();
-    // The send is seen as it leaves; the receive when a wait or test
-    // finishes the request (completion.cpp).
-    if (s.peer != PURE_PROC_NULL && observed(c.rank))
-      observe_send(c.rank, s.peer, *s.comm, sendtag,
-                   static_cast<std::size_t>(sendcount) * s.type.type->size());
-    Request* sent = s.peer == PURE_PROC_NULL
-                        ? nullptr
-                        : p2p.isend(sendbuf, static_cast<std::size_t>(sendcount), s.type, s.peer,
-                                    *s.comm, sendtag, SendMode::standard);
-    Request* got = r.peer == PURE_PROC_NULL
-                       ? nullptr
-                       : p2p.irecv(recvbuf, static_cast<std::size_t>(recvcount), r.type, r.peer,
-                                   *r.comm, recvtag);
-    *request = handle_of(send_recv(p2p, *s.comm, sent, got, nullptr));
-  });
+  return isendrecv("pure_isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                   recvcount, recvtype, source, recvtag, comm, request);
+}
+int pure_isendrecv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype, int dest,
+                     int sendtag, void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                     int source, int recvtag, PURE_Comm comm, PURE_Request* request) {
+  return isendrecv("pure_isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                   recvcount, recvtype, source, recvtag, comm, request);
 }
 
 int pure_isendrecv_replace(void* buf, int count, PURE_Datatype datatype, int dest, int sendtag,
                            int source, int recvtag, PURE_Comm comm, PURE_Request* request) {
-  return call("pure_isendrecv_replace", [&](Call& c) {
-    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
-    Message s = check_send(c, buf, count, datatype, dest, sendtag, comm);
-    Message r = check_recv(c, buf, count, datatype, source, recvtag, comm);
-    // The outgoing data is packed aside first, since the receive overwrites it.
-    const std::size_t bytes = static_cast<std::size_t>(count) * s.type.type->size();
-    std::unique_ptr<char[]> staged(new char[bytes ? bytes : 1]);
-    pack(buf, static_cast<std::size_t>(count), *s.type.type, 0, staged.get(), bytes);
-    Endpoint& p2p = c.rank.p2p();
-    if (s.peer != PURE_PROC_NULL && observed(c.rank)) observe_send(c.rank, s.peer, *s.comm, sendtag, bytes);
-    Request* sent = s.peer == PURE_PROC_NULL
-                        ? nullptr
-                        : p2p.isend(staged.get(), bytes, c.rank.type_ref(PURE_PACKED), s.peer,
-                                    *s.comm, sendtag, SendMode::standard);
-    Request* got = r.peer == PURE_PROC_NULL
-                       ? nullptr
-                       : p2p.irecv(buf, static_cast<std::size_t>(count), r.type, r.peer, *r.comm,
-                                   recvtag);
-    *request = handle_of(send_recv(p2p, *s.comm, sent, got, std::move(staged)));
-  });
+  return isendrecv_replace("pure_isendrecv_replace", buf, count, datatype, dest, sendtag, source,
+                           recvtag, comm, request);
+}
+int pure_isendrecv_replace_c(void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, PURE_Comm comm,
+                             PURE_Request* request) {
+  return isendrecv_replace("pure_isendrecv_replace_c", buf, count, datatype, dest, sendtag, source,
+                           recvtag, comm, request);
 }
 
 int pure_send_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
@@ -452,27 +479,60 @@ int pure_send_init(const void* buf, int count, PURE_Datatype datatype, int dest,
   return persistent("pure_send_init", Request::Kind::send, SendMode::standard, buf, count,
                     datatype, dest, tag, comm, request);
 }
+
+int pure_send_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                     PURE_Comm comm, PURE_Request* request) {
+  return persistent("pure_send_init_c", Request::Kind::send, SendMode::standard, buf, count,
+                    datatype, dest, tag, comm, request);
+}
+
 int pure_bsend_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
                     PURE_Comm comm, PURE_Request* request) {
   return persistent("pure_bsend_init", Request::Kind::send, SendMode::buffered, buf, count,
                     datatype, dest, tag, comm, request);
 }
+
+int pure_bsend_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                      PURE_Comm comm, PURE_Request* request) {
+  return persistent("pure_bsend_init_c", Request::Kind::send, SendMode::buffered, buf, count,
+                    datatype, dest, tag, comm, request);
+}
+
 int pure_ssend_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
                     PURE_Comm comm, PURE_Request* request) {
   return persistent("pure_ssend_init", Request::Kind::send, SendMode::synchronous, buf, count,
                     datatype, dest, tag, comm, request);
 }
+
+int pure_ssend_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                      PURE_Comm comm, PURE_Request* request) {
+  return persistent("pure_ssend_init_c", Request::Kind::send, SendMode::synchronous, buf, count,
+                    datatype, dest, tag, comm, request);
+}
+
 int pure_rsend_init(const void* buf, int count, PURE_Datatype datatype, int dest, int tag,
                     PURE_Comm comm, PURE_Request* request) {
   return persistent("pure_rsend_init", Request::Kind::send, SendMode::ready, buf, count,
                     datatype, dest, tag, comm, request);
 }
+
+int pure_rsend_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                      PURE_Comm comm, PURE_Request* request) {
+  return persistent("pure_rsend_init_c", Request::Kind::send, SendMode::ready, buf, count, datatype,
+                    dest, tag, comm, request);
+}
+
 int pure_recv_init(void* buf, int count, PURE_Datatype datatype, int source, int tag,
                    PURE_Comm comm, PURE_Request* request) {
   return persistent("pure_recv_init", Request::Kind::recv, SendMode::standard, buf, count,
                     datatype, source, tag, comm, request);
 }
 
+int pure_recv_init_c(void* buf, PURE_Count count, PURE_Datatype datatype, int source, int tag,
+                     PURE_Comm comm, PURE_Request* request) {
+  return persistent("pure_recv_init_c", Request::Kind::recv, SendMode::standard, buf, count,
+                    datatype, source, tag, comm, request);
+}
 
 int pure_iprobe(int source, int tag, PURE_Comm comm, int* flag, PURE_Status* status) {
   return call("pure_iprobe", [&](Call& c) {
