@@ -110,6 +110,15 @@ TEST(DatatypeEngine, PredefinedTableMatchesC) {
       {PURE_COUNT, sizeof(PURE_Count), BaseType::count, "PURE_COUNT"},
       {PURE_PACKED, 1, BaseType::packed, "PURE_PACKED"},
       {PURE_CXX_BOOL, sizeof(bool), BaseType::cxx_bool, "PURE_CXX_BOOL"},
+      {PURE_CXX_FLOAT_COMPLEX, 2 * sizeof(float), BaseType::cfloat, "PURE_CXX_FLOAT_COMPLEX"},
+      {PURE_CXX_DOUBLE_COMPLEX, 2 * sizeof(double), BaseType::cdouble,
+       "PURE_CXX_DOUBLE_COMPLEX"},
+      {PURE_CXX_LONG_DOUBLE_COMPLEX, 2 * sizeof(long double), BaseType::cldouble,
+       "PURE_CXX_LONG_DOUBLE_COMPLEX"},
+      {PURE_CHARACTER, 1, BaseType::char_, "PURE_CHARACTER"},
+      {PURE_INTEGER, 4, BaseType::int32, "PURE_INTEGER"},
+      {PURE_DOUBLE_PRECISION, 8, BaseType::double_, "PURE_DOUBLE_PRECISION"},
+      {PURE_COMPLEX16, 16, BaseType::cdouble, "PURE_COMPLEX16"},
   };
   for (const Expect& e : table) {
     SCOPED_TRACE(e.name);
@@ -126,7 +135,8 @@ TEST(DatatypeEngine, PredefinedTableMatchesC) {
     EXPECT_TRUE(t.predefined());
     EXPECT_TRUE(t.committed());
   }
-  for (int unused : {-1, 0, 34, 39, 46, 255, 1 << 20}) {
+  // 39 and 64..95 are free slots of the table; derived types start at 96.
+  for (int unused : {-1, 0, 39, 64, 95, 96, 255, 1 << 20}) {
     EXPECT_EQ(Datatype::predefined(unused), nullptr) << unused;
   }
 }
@@ -324,8 +334,8 @@ TEST(DatatypeEngine, Hvector) {
 TEST(DatatypeEngine, Indexed) {
   // indexed({2,1,3}, {5,0,10}, INT): ints 5-6, 0, 10-12 in that order.
   // lb 0, ub (10+3)*4 = 52.
-  const int bl[] = {2, 1, 3};
-  const int dis[] = {5, 0, 10};
+  const std::int64_t bl[] = {2, 1, 3};
+  const std::int64_t dis[] = {5, 0, 10};
   auto x = Datatype::indexed(3, bl, dis, T(PURE_INT));
   EXPECT_EQ(x->blocks(), B({{20, 8}, {0, 4}, {40, 12}}));
   EXPECT_EQ(x->size(), 24u);
@@ -338,8 +348,8 @@ TEST(DatatypeEngine, Indexed) {
             (std::vector<int>{105, 106, 100, 110, 111, 112}));
 
   // Negative displacement: doubles at -2 and 3-4; lb -16, ub 40, extent 56.
-  const int bl2[] = {1, 2};
-  const int dis2[] = {-2, 3};
+  const std::int64_t bl2[] = {1, 2};
+  const std::int64_t dis2[] = {-2, 3};
   auto y = Datatype::indexed(2, bl2, dis2, T(PURE_DOUBLE));
   EXPECT_EQ(y->blocks(), B({{-16, 8}, {24, 16}}));
   EXPECT_EQ(y->lb(), -16);
@@ -350,8 +360,8 @@ TEST(DatatypeEngine, Indexed) {
 
   // A zero-length block has no entries in the type map, so it does not
   // stretch the bounds: lb 4, extent 8.
-  const int bl3[] = {0, 2};
-  const int dis3[] = {-100, 1};
+  const std::int64_t bl3[] = {0, 2};
+  const std::int64_t dis3[] = {-100, 1};
   auto z = Datatype::indexed(2, bl3, dis3, T(PURE_INT));
   EXPECT_EQ(z->lb(), 4);
   EXPECT_EQ(z->extent(), 8);
@@ -361,7 +371,7 @@ TEST(DatatypeEngine, Indexed) {
 TEST(DatatypeEngine, IndexedBlock) {
   // indexed_block(3, 2, {4,0,-2}, SHORT): shorts 4-5, 0-1, -2..-1.
   // lb -4, ub 12, extent 16.
-  const int dis[] = {4, 0, -2};
+  const std::int64_t dis[] = {4, 0, -2};
   auto x = Datatype::indexed_block(3, 2, dis, T(PURE_SHORT));
   EXPECT_EQ(x->blocks(), B({{8, 4}, {0, 4}, {-4, 4}}));
   EXPECT_EQ(x->size(), 12u);
@@ -372,7 +382,7 @@ TEST(DatatypeEngine, IndexedBlock) {
   EXPECT_EQ(values_of<short>(pack_all(s.data() + 2, 1, *x)),
             (std::vector<short>{6, 7, 2, 3, 0, 1}));
 
-  const int touching[] = {0, 2};
+  const std::int64_t touching[] = {0, 2};
   auto y = Datatype::indexed_block(2, 2, touching, T(PURE_SHORT));
   EXPECT_EQ(y->blocks(), B({{0, 8}}));
   EXPECT_TRUE(y->contiguous());
@@ -380,7 +390,7 @@ TEST(DatatypeEngine, IndexedBlock) {
 
 TEST(DatatypeEngine, Hindexed) {
   // hindexed({1,2}, {12,-8} bytes, INT): lb -8, ub 16, extent 24.
-  const int bl[] = {1, 2};
+  const std::int64_t bl[] = {1, 2};
   const std::ptrdiff_t dis[] = {12, -8};
   auto x = Datatype::hindexed(2, bl, dis, T(PURE_INT));
   EXPECT_EQ(x->blocks(), B({{12, 4}, {-8, 8}}));
@@ -393,7 +403,7 @@ TEST(DatatypeEngine, Hindexed) {
 
   // Absolute addresses with a null base, as MPI_BOTTOM users write.
   int target = 4242;
-  const int one[] = {1};
+  const std::int64_t one[] = {1};
   const std::ptrdiff_t where[] = {static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(&target))};
   auto abs = Datatype::hindexed(1, one, where, T(PURE_INT));
   int got = 0;
@@ -403,7 +413,7 @@ TEST(DatatypeEngine, Hindexed) {
 
 TEST(DatatypeEngine, Struct) {
   const Datatype* id_types[] = {&T(PURE_INT), &T(PURE_DOUBLE)};
-  const int ones[] = {1, 1};
+  const std::int64_t ones[] = {1, 1};
   // struct {int a; double b;}: data 4 + 8 = 12, true extent 16, extent 16.
   const std::ptrdiff_t id_dis[] = {offsetof(IntDouble, a), offsetof(IntDouble, b)};
   auto s = Datatype::create_struct(2, ones, id_dis, id_types);
@@ -426,7 +436,7 @@ TEST(DatatypeEngine, Struct) {
   EXPECT_FALSE(dc->contiguous());
 
   // Only chars: alignment 1, no padding.
-  const int three[] = {3};
+  const std::int64_t three[] = {3};
   const std::ptrdiff_t zero[] = {0};
   const Datatype* chars[] = {&T(PURE_CHAR)};
   EXPECT_EQ(Datatype::create_struct(1, three, zero, chars)->extent(), 3);
@@ -529,7 +539,7 @@ TEST(DatatypeEngine, VectorOfStruct) {
   // s = struct {int; double;} (extent 16). vector(3, 1, 2, s) takes records
   // 0, 2, 4: blocks at 0/8, 32/40, 64/72; extent (2*2+1)*16 = 80.
   const Datatype* types[] = {&T(PURE_INT), &T(PURE_DOUBLE)};
-  const int ones[] = {1, 1};
+  const std::int64_t ones[] = {1, 1};
   const std::ptrdiff_t dis[] = {offsetof(IntDouble, a), offsetof(IntDouble, b)};
   auto s = Datatype::create_struct(2, ones, dis, types);
   auto v = Datatype::vector(3, 1, 2, *s);
@@ -557,8 +567,8 @@ TEST(DatatypeEngine, IndexedOfVector) {
   // lb 0, ub 48 + 2*16 = 80.
   auto w = Datatype::vector(2, 1, 3, T(PURE_INT));
   EXPECT_EQ(w->extent(), 16);
-  const int bl[] = {1, 2};
-  const int dis[] = {0, 3};
+  const std::int64_t bl[] = {1, 2};
+  const std::int64_t dis[] = {0, 3};
   auto x = Datatype::indexed(2, bl, dis, *w);
   EXPECT_EQ(x->blocks(), B({{0, 4}, {12, 4}, {48, 4}, {60, 8}, {76, 4}}));
   EXPECT_EQ(x->size(), 24u);
@@ -597,8 +607,8 @@ TEST(DatatypeEngine, PartialPackMatchesSliceOfFullPack) {
 // gaps of the destination included.
 TEST(DatatypeEngine, CopyRangeSplitsAgreeWithWholeCopy) {
   // A = indexed({2,1,3}, {4,0,9}, SHORT_INT): 6 pairs, 36 data bytes, extent 96.
-  const int bl[] = {2, 1, 3};
-  const int dis[] = {4, 0, 9};
+  const std::int64_t bl[] = {2, 1, 3};
+  const std::int64_t dis[] = {4, 0, 9};
   auto a_type = Datatype::indexed(3, bl, dis, T(PURE_SHORT_INT));
   ASSERT_EQ(a_type->size(), 36u);
   ASSERT_EQ(a_type->extent(), 96);

@@ -80,6 +80,28 @@ TEST_P(Errhandlers, UserHandlerIsCalledWithTheCommunicatorAndCode) {
   });
 }
 
+// MPI-1's names, removed in MPI-3, do what their successors do.
+TEST_P(Errhandlers, MpiOneNamesAreTheirSuccessors) {
+  expect_clean_run(GetParam(), [](int, int size) {
+    t_seen = Seen{};
+    PURE_Errhandler eh;
+    EXPECT_PURE_OK(pure_errhandler_create(remember, &eh));
+    PURE_Comm comm;
+    EXPECT_PURE_OK(pure_comm_dup(PURE_COMM_WORLD, &comm));
+    EXPECT_PURE_OK(pure_errhandler_set(comm, eh));
+    PURE_Errhandler got;
+    EXPECT_PURE_OK(pure_errhandler_get(comm, &got));
+    EXPECT_EQ(got, eh);
+    EXPECT_PURE_OK(pure_errhandler_free(&got));
+    int x = 0;
+    EXPECT_EQ(pure_send(&x, 1, PURE_INT, size, 0, comm), PURE_ERR_RANK);
+    ASSERT_EQ(t_seen.codes.size(), 1u);
+    EXPECT_EQ(t_seen.comms[0], comm);
+    EXPECT_PURE_OK(pure_errhandler_free(&eh));
+    EXPECT_PURE_OK(pure_comm_free(&comm));
+  });
+}
+
 TEST_P(Errhandlers, FreedHandlesAreRefused) {
   expect_clean_run(GetParam(), [](int, int) {
     PURE_Errhandler eh;

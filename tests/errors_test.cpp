@@ -196,6 +196,142 @@ std::vector<BadCall> bad_calls() {
        fixed({"null buffer", "2"})},
       {"InvalidErrhandler", "pure_comm_set_errhandler", PURE_ERR_ARG,
        [](int) { return pure_comm_set_errhandler(W, PURE_INT); }, fixed({"error handler"})},
+      // ---- datatypes: constructors, introspection, elements, external32 ----
+      {"SubarrayStartBeyondTheArray", "pure_type_create_subarray", PURE_ERR_ARG,
+       [](int) {
+         const int sizes[] = {4, 4}, sub[] = {2, 2}, starts[] = {0, 3};
+         PURE_Datatype t;
+         return pure_type_create_subarray(2, sizes, sub, starts, PURE_ORDER_C, PURE_INT, &t);
+       },
+       fixed({"starts[1] = 3", "sizes[1] - subsizes[1] = 2"})},
+      {"SubarrayUnknownOrder", "pure_type_create_subarray", PURE_ERR_ARG,
+       [](int) {
+         const int sizes[] = {4}, sub[] = {2}, starts[] = {0};
+         PURE_Datatype t;
+         return pure_type_create_subarray(1, sizes, sub, starts, 5, PURE_INT, &t);
+       },
+       fixed({"invalid order 5"})},
+      {"DarrayGridOfTheWrongSize", "pure_type_create_darray", PURE_ERR_ARG,
+       [](int) {
+         const int gs[] = {8, 8}, dist[] = {PURE_DISTRIBUTE_BLOCK, PURE_DISTRIBUTE_BLOCK},
+                   dargs[] = {PURE_DISTRIBUTE_DFLT_DARG, PURE_DISTRIBUTE_DFLT_DARG},
+                   ps[] = {2, 2};
+         PURE_Datatype t;
+         return pure_type_create_darray(6, 0, 2, gs, dist, dargs, ps, PURE_ORDER_C, PURE_INT, &t);
+       },
+       fixed({"4 processes, not size = 6"})},
+      {"DarrayUnknownDistribution", "pure_type_create_darray", PURE_ERR_ARG,
+       [](int) {
+         const int gs[] = {8}, dist[] = {7}, dargs[] = {1}, ps[] = {1};
+         PURE_Datatype t;
+         return pure_type_create_darray(1, 0, 1, gs, dist, dargs, ps, PURE_ORDER_C, PURE_INT, &t);
+       },
+       fixed({"distribs[0] = 7"})},
+      {"DarrayBlocksDoNotCover", "pure_type_create_darray", PURE_ERR_ARG,
+       [](int) {
+         const int gs[] = {10}, dist[] = {PURE_DISTRIBUTE_BLOCK}, dargs[] = {2}, ps[] = {2};
+         PURE_Datatype t;
+         return pure_type_create_darray(2, 1, 1, gs, dist, dargs, ps, PURE_ORDER_C, PURE_INT, &t);
+       },
+       fixed({"dargs[0] = 2", "do not cover the 10 elements"})},
+      {"DarrayRankOutsideTheGrid", "pure_type_create_darray", PURE_ERR_ARG,
+       [](int) {
+         const int gs[] = {10}, dist[] = {PURE_DISTRIBUTE_CYCLIC}, dargs[] = {1}, ps[] = {2};
+         PURE_Datatype t;
+         return pure_type_create_darray(2, 2, 1, gs, dist, dargs, ps, PURE_ORDER_C, PURE_INT, &t);
+       },
+       fixed({"invalid rank 2"})},
+      {"HindexedBlockNegativeLength", "pure_type_create_hindexed_block", PURE_ERR_ARG,
+       [](int) {
+         const PURE_Aint d[] = {0};
+         PURE_Datatype t;
+         return pure_type_create_hindexed_block(1, -2, d, PURE_INT, &t);
+       },
+       fixed({"blocklength -2"})},
+      {"LargeCountIndexedNegativeLength", "pure_type_indexed_c", PURE_ERR_ARG,
+       [](int) {
+         const PURE_Count bl[] = {1, -9}, d[] = {0, 4};
+         PURE_Datatype t;
+         return pure_type_indexed_c(2, bl, d, PURE_INT, &t);
+       },
+       fixed({"blocklength -9 at index 1"})},
+      {"ContentsOfAPredefinedType", "pure_type_get_contents", PURE_ERR_TYPE,
+       [](int) { return pure_type_get_contents(PURE_DOUBLE, 0, 0, 0, nullptr, nullptr, nullptr); },
+       fixed({"PURE_DOUBLE is predefined"})},
+      {"ContentsArraysTooSmall", "pure_type_get_contents", PURE_ERR_ARG,
+       [](int) {
+         PURE_Datatype t, old;
+         pure_type_contiguous(3, PURE_INT, &t);
+         return pure_type_get_contents(t, 0, 0, 1, nullptr, nullptr, &old);
+       },
+       fixed({"max_integers 0 is less than the 1 integers"})},
+      {"EnvelopeOfALargeCountType", "pure_type_get_envelope", PURE_ERR_TYPE,
+       [](int) {
+         PURE_Datatype t;
+         pure_type_contiguous_c(3, PURE_INT, &t);
+         int a, b, c, d;
+         return pure_type_get_envelope(t, &a, &b, &c, &d);
+       },
+       fixed({"large-count constructor", "pure_type_get_envelope_c"})},
+      {"MatchSizeWithoutAType", "pure_type_match_size", PURE_ERR_ARG,
+       [](int) {
+         PURE_Datatype t;
+         return pure_type_match_size(PURE_TYPECLASS_REAL, 3, &t);
+       },
+       fixed({"no predefined real type has 3 bytes"})},
+      {"SetElementsNegative", "pure_status_set_elements", PURE_ERR_COUNT,
+       [](int) {
+         PURE_Status st;
+         return pure_status_set_elements(&st, PURE_INT, -4);
+       },
+       fixed({"count -4"})},
+      {"PackExternalUnknownRepresentation", "pure_pack_external", PURE_ERR_ARG,
+       [](int) {
+         char out[16];
+         PURE_Aint pos = 0;
+         return pure_pack_external("native", ints, 1, PURE_INT, out, 16, &pos);
+       },
+       fixed({"\"native\""})},
+      {"PackExternalLongBeyond32Bits", "pure_pack_external", PURE_ERR_CONVERSION,
+       [](int) {
+         static const long big = 1L << 40;
+         char out[16];
+         PURE_Aint pos = 0;
+         return pure_pack_external("external32", &big, 1, PURE_LONG, out, 16, &pos);
+       },
+       fixed({"1099511627776", "does not fit"})},
+      {"PackExternalOutputTooSmall", "pure_pack_external", PURE_ERR_TRUNCATE,
+       [](int) {
+         char out[16];
+         PURE_Aint pos = 0;
+         return pure_pack_external("external32", ints, 1, PURE_DOUBLE, out, 3, &pos);
+       },
+       fixed({"packing 8 bytes at position 0", "has 3 bytes"})},
+      {"BottomWithARelativeType", "pure_send", PURE_ERR_BUFFER,
+       [](int) { return pure_send(PURE_BOTTOM, 2, PURE_INT, 0, 0, W); },
+       fixed({"PURE_BOTTOM", "starts at 0"})},
+      {"LargeCountNegative", "pure_send_c", PURE_ERR_COUNT,
+       [](int) { return pure_send_c(ints, -1, PURE_INT, 0, 0, W); }, fixed({"count -1"})},
+      // Every rank fails before anything moves: counts the v-collectives
+      // cannot carry.
+      {"LargeCountAboveTheVCollectives", "pure_alltoallv_c", PURE_ERR_COUNT,
+       [](int size) {
+         std::vector<PURE_Count> counts(static_cast<std::size_t>(size), 3000000000LL);
+         std::vector<PURE_Aint> displs(static_cast<std::size_t>(size), 0);
+         return pure_alltoallv_c(ints, counts.data(), displs.data(), PURE_CHAR, ints,
+                                 counts.data(), displs.data(), PURE_CHAR, W);
+       },
+       fixed({"sendcounts[0] = 3000000000"})},
+      {"LargeCountAboveTheNonblockingVCollectives", "pure_iallgatherv_c", PURE_ERR_COUNT,
+       [](int size) {
+         std::vector<PURE_Count> counts(static_cast<std::size_t>(size), 1);
+         counts.back() = 3000000000LL;
+         std::vector<PURE_Aint> displs(static_cast<std::size_t>(size), 0);
+         PURE_Request q;
+         return pure_iallgatherv_c(ints, 1, PURE_CHAR, ints, counts.data(), displs.data(),
+                                   PURE_CHAR, W, &q);
+       },
+       fixed({"recvcounts[", "= 3000000000"})},
   };
 }
 

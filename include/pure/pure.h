@@ -82,7 +82,8 @@ typedef void PURE_User_function(void* invec, void* inoutvec, int* len,
                                 PURE_Datatype* datatype);
 
 /* Predefined datatypes. The low bits index the runtime's table of basic
- * types; derived types created at run time get indices from 256 upwards. */
+ * types (more below, in the datatypes section); derived types created at
+ * run time get indices from 96 upwards. */
 #define PURE_DATATYPE_NULL ((PURE_Datatype)0)
 #define PURE_DT_(n) ((PURE_Datatype)(PURE_HANDLE_KIND_DATATYPE | (n)))
 #define PURE_CHAR PURE_DT_(1)
@@ -429,8 +430,7 @@ int pure_grequest_start(PURE_Grequest_query_function* query_fn,
 /* May be called from any thread, also one that is not a rank. */
 int pure_grequest_complete(PURE_Request request);
 int pure_status_set_cancelled(PURE_Status* status, int flag);
-int pure_status_set_elements(PURE_Status* status, PURE_Datatype datatype, int count);
-int pure_status_set_elements_x(PURE_Status* status, PURE_Datatype datatype, PURE_Count count);
+/* (pure_status_set_elements: with the datatypes, by pure_get_elements) */
 /* Like pure_test, but leaves the request as it is (not freed, not inactive). */
 int pure_request_get_status(PURE_Request request, int* flag, PURE_Status* status);
 int pure_isendrecv(const void* sendbuf, int sendcount, PURE_Datatype sendtype, int dest,
@@ -469,6 +469,327 @@ int pure_pack(const void* inbuf, int incount, PURE_Datatype datatype, void* outb
 int pure_unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
                 PURE_Datatype datatype, PURE_Comm comm);
 int pure_pack_size(int incount, PURE_Datatype datatype, PURE_Comm comm, int* size);
+
+/* ---- datatypes: more constructors, introspection, elements, external32 -----------
+ * MPI 3.1 chapter 4 (and 13.5.2 for external32). Types built by any
+ * constructor remember how (pure_type_get_envelope / pure_type_get_contents)
+ * and the sequence of their basic elements (pure_get_elements). */
+#define PURE_BOTTOM ((void*)0)
+#define PURE_CXX_FLOAT_COMPLEX PURE_DT_(34)
+#define PURE_CXX_DOUBLE_COMPLEX PURE_DT_(35)
+#define PURE_CXX_LONG_DOUBLE_COMPLEX PURE_DT_(36)
+/* MPI-1's bound markers (removed in MPI-3; for pure_type_struct in old codes) */
+#define PURE_LB PURE_DT_(37)
+#define PURE_UB PURE_DT_(38)
+/* Fortran's types, as C sees them (gfortran's sizes: INTEGER, REAL, LOGICAL 4) */
+#define PURE_CHARACTER PURE_DT_(46)
+#define PURE_LOGICAL PURE_DT_(47)
+#define PURE_INTEGER PURE_DT_(48)
+#define PURE_REAL PURE_DT_(49)
+#define PURE_DOUBLE_PRECISION PURE_DT_(50)
+#define PURE_COMPLEX PURE_DT_(51)
+#define PURE_DOUBLE_COMPLEX PURE_DT_(52)
+#define PURE_2INTEGER PURE_DT_(53)
+#define PURE_2REAL PURE_DT_(54)
+#define PURE_2DOUBLE_PRECISION PURE_DT_(55)
+#define PURE_INTEGER1 PURE_DT_(56)
+#define PURE_INTEGER2 PURE_DT_(57)
+#define PURE_INTEGER4 PURE_DT_(58)
+#define PURE_INTEGER8 PURE_DT_(59)
+#define PURE_REAL4 PURE_DT_(60)
+#define PURE_REAL8 PURE_DT_(61)
+#define PURE_COMPLEX8 PURE_DT_(62)
+#define PURE_COMPLEX16 PURE_DT_(63)
+
+/* combiners: how a datatype was built */
+#define PURE_COMBINER_NAMED 1
+#define PURE_COMBINER_DUP 2
+#define PURE_COMBINER_CONTIGUOUS 3
+#define PURE_COMBINER_VECTOR 4
+#define PURE_COMBINER_HVECTOR 5
+#define PURE_COMBINER_INDEXED 6
+#define PURE_COMBINER_HINDEXED 7
+#define PURE_COMBINER_INDEXED_BLOCK 8
+#define PURE_COMBINER_HINDEXED_BLOCK 9
+#define PURE_COMBINER_STRUCT 10
+#define PURE_COMBINER_SUBARRAY 11
+#define PURE_COMBINER_DARRAY 12
+#define PURE_COMBINER_F90_REAL 13
+#define PURE_COMBINER_F90_COMPLEX 14
+#define PURE_COMBINER_F90_INTEGER 15
+#define PURE_COMBINER_RESIZED 16
+/* MPI-1's combiners of Fortran calls; C never produces them */
+#define PURE_COMBINER_HVECTOR_INTEGER 17
+#define PURE_COMBINER_HINDEXED_INTEGER 18
+#define PURE_COMBINER_STRUCT_INTEGER 19
+
+#define PURE_ORDER_C 0
+#define PURE_ORDER_FORTRAN 1
+#define PURE_DISTRIBUTE_BLOCK 0
+#define PURE_DISTRIBUTE_CYCLIC 1
+#define PURE_DISTRIBUTE_NONE 2
+#define PURE_DISTRIBUTE_DFLT_DARG (-1)
+#define PURE_TYPECLASS_INTEGER 1
+#define PURE_TYPECLASS_REAL 2
+#define PURE_TYPECLASS_COMPLEX 3
+#define PURE_MAX_LIBRARY_VERSION_STRING 256
+/* a value that external32 cannot hold (a long beyond 32 bits, ...) */
+#define PURE_ERR_CONVERSION 25
+
+int pure_type_create_hindexed_block(int count, int blocklength, const PURE_Aint displacements[],
+                                    PURE_Datatype oldtype, PURE_Datatype* newtype);
+int pure_type_create_subarray(int ndims, const int sizes[], const int subsizes[],
+                              const int starts[], int order, PURE_Datatype oldtype,
+                              PURE_Datatype* newtype);
+int pure_type_create_darray(int size, int rank, int ndims, const int gsizes[],
+                            const int distribs[], const int dargs[], const int psizes[],
+                            int order, PURE_Datatype oldtype, PURE_Datatype* newtype);
+/* MPI-1 names that MPI-3 removed, for old codes: their successors' meaning */
+int pure_type_extent(PURE_Datatype datatype, PURE_Aint* extent);
+int pure_type_lb(PURE_Datatype datatype, PURE_Aint* displacement);
+int pure_type_ub(PURE_Datatype datatype, PURE_Aint* displacement);
+int pure_type_hvector(int count, int blocklength, PURE_Aint stride, PURE_Datatype oldtype,
+                      PURE_Datatype* newtype);
+int pure_type_hindexed(int count, const int blocklengths[], const PURE_Aint displacements[],
+                       PURE_Datatype oldtype, PURE_Datatype* newtype);
+int pure_type_struct(int count, const int blocklengths[], const PURE_Aint displacements[],
+                     const PURE_Datatype types[], PURE_Datatype* newtype);
+int pure_address(const void* location, PURE_Aint* address);
+PURE_Aint pure_aint_add(PURE_Aint base, PURE_Aint disp);
+PURE_Aint pure_aint_diff(PURE_Aint addr1, PURE_Aint addr2);
+
+int pure_type_get_envelope(PURE_Datatype datatype, int* num_integers, int* num_addresses,
+                           int* num_datatypes, int* combiner);
+int pure_type_get_contents(PURE_Datatype datatype, int max_integers, int max_addresses,
+                           int max_datatypes, int integers[], PURE_Aint addresses[],
+                           PURE_Datatype datatypes[]);
+int pure_type_set_name(PURE_Datatype datatype, const char* type_name);
+int pure_type_get_name(PURE_Datatype datatype, char* type_name, int* resultlen);
+int pure_type_match_size(int typeclass, int size, PURE_Datatype* datatype);
+int pure_type_size_x(PURE_Datatype datatype, PURE_Count* size);
+int pure_type_get_extent_x(PURE_Datatype datatype, PURE_Count* lb, PURE_Count* extent);
+int pure_type_get_true_extent_x(PURE_Datatype datatype, PURE_Count* true_lb,
+                                PURE_Count* true_extent);
+
+int pure_get_elements(const PURE_Status* status, PURE_Datatype datatype, int* count);
+int pure_get_elements_x(const PURE_Status* status, PURE_Datatype datatype, PURE_Count* count);
+int pure_status_set_elements(PURE_Status* status, PURE_Datatype datatype, int count);
+int pure_status_set_elements_x(PURE_Status* status, PURE_Datatype datatype, PURE_Count count);
+
+/* datarep "external32" only */
+int pure_pack_external(const char datarep[], const void* inbuf, int incount,
+                       PURE_Datatype datatype, void* outbuf, PURE_Aint outsize,
+                       PURE_Aint* position);
+int pure_unpack_external(const char datarep[], const void* inbuf, PURE_Aint insize,
+                         PURE_Aint* position, void* outbuf, int outcount, PURE_Datatype datatype);
+int pure_pack_external_size(const char datarep[], int incount, PURE_Datatype datatype,
+                            PURE_Aint* size);
+
+int pure_get_library_version(char* version, int* resultlen);
+
+/* ---- large counts (MPI-4.0 "_c" procedures) -----------------------------------------
+ * The calls above with PURE_Count counts and displacements. A value a call
+ * cannot carry is PURE_ERR_COUNT naming it: the v-collectives carry counts
+ * and displacements up to INT_MAX each. */
+typedef void PURE_User_function_c(void* invec, void* inoutvec, PURE_Count* len,
+                                  PURE_Datatype* datatype);
+int pure_send_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                PURE_Comm comm);
+int pure_ssend_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                 PURE_Comm comm);
+int pure_rsend_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                 PURE_Comm comm);
+int pure_bsend_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                 PURE_Comm comm);
+int pure_isend_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                 PURE_Comm comm, PURE_Request* request);
+int pure_issend_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                  PURE_Comm comm, PURE_Request* request);
+int pure_irsend_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                  PURE_Comm comm, PURE_Request* request);
+int pure_ibsend_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest, int tag,
+                  PURE_Comm comm, PURE_Request* request);
+int pure_recv_c(void* buf, PURE_Count count, PURE_Datatype datatype, int source, int tag,
+                PURE_Comm comm, PURE_Status* status);
+int pure_irecv_c(void* buf, PURE_Count count, PURE_Datatype datatype, int source, int tag,
+                 PURE_Comm comm, PURE_Request* request);
+int pure_sendrecv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype, int dest,
+                    int sendtag, void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                    int source, int recvtag, PURE_Comm comm, PURE_Status* status);
+int pure_sendrecv_replace_c(void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, PURE_Comm comm,
+                            PURE_Status* status);
+int pure_buffer_attach_c(void* buffer, PURE_Count size);
+int pure_buffer_detach_c(void* buffer_addr, PURE_Count* size);
+int pure_get_count_c(const PURE_Status* status, PURE_Datatype datatype, PURE_Count* count);
+int pure_get_elements_c(const PURE_Status* status, PURE_Datatype datatype, PURE_Count* count);
+
+int pure_op_create_c(PURE_User_function_c* user_fn, int commute, PURE_Op* op);
+int pure_reduce_local_c(const void* inbuf, void* inoutbuf, PURE_Count count,
+                        PURE_Datatype datatype, PURE_Op op);
+int pure_bcast_c(void* buffer, PURE_Count count, PURE_Datatype datatype, int root,
+                 PURE_Comm comm);
+int pure_reduce_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
+                  PURE_Op op, int root, PURE_Comm comm);
+int pure_allreduce_c(const void* sendbuf, void* recvbuf, PURE_Count count,
+                     PURE_Datatype datatype, PURE_Op op, PURE_Comm comm);
+int pure_scan_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
+                PURE_Op op, PURE_Comm comm);
+int pure_exscan_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
+                  PURE_Op op, PURE_Comm comm);
+int pure_reduce_scatter_block_c(const void* sendbuf, void* recvbuf, PURE_Count recvcount,
+                                PURE_Datatype datatype, PURE_Op op, PURE_Comm comm);
+int pure_reduce_scatter_c(const void* sendbuf, void* recvbuf, const PURE_Count recvcounts[],
+                          PURE_Datatype datatype, PURE_Op op, PURE_Comm comm);
+int pure_gather_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                  void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype, int root,
+                  PURE_Comm comm);
+int pure_gatherv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                   void* recvbuf, const PURE_Count recvcounts[], const PURE_Aint displs[],
+                   PURE_Datatype recvtype, int root, PURE_Comm comm);
+int pure_scatter_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                   void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype, int root,
+                   PURE_Comm comm);
+int pure_scatterv_c(const void* sendbuf, const PURE_Count sendcounts[], const PURE_Aint displs[],
+                    PURE_Datatype sendtype, void* recvbuf, PURE_Count recvcount,
+                    PURE_Datatype recvtype, int root, PURE_Comm comm);
+int pure_allgather_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                     void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                     PURE_Comm comm);
+int pure_allgatherv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                      void* recvbuf, const PURE_Count recvcounts[], const PURE_Aint displs[],
+                      PURE_Datatype recvtype, PURE_Comm comm);
+int pure_alltoall_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                    void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                    PURE_Comm comm);
+int pure_alltoallv_c(const void* sendbuf, const PURE_Count sendcounts[],
+                     const PURE_Aint sdispls[], PURE_Datatype sendtype, void* recvbuf,
+                     const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                     PURE_Datatype recvtype, PURE_Comm comm);
+
+int pure_type_contiguous_c(PURE_Count count, PURE_Datatype oldtype, PURE_Datatype* newtype);
+int pure_type_vector_c(PURE_Count count, PURE_Count blocklength, PURE_Count stride,
+                       PURE_Datatype oldtype, PURE_Datatype* newtype);
+int pure_type_create_hvector_c(PURE_Count count, PURE_Count blocklength, PURE_Count stride,
+                               PURE_Datatype oldtype, PURE_Datatype* newtype);
+int pure_type_indexed_c(PURE_Count count, const PURE_Count blocklengths[],
+                        const PURE_Count displacements[], PURE_Datatype oldtype,
+                        PURE_Datatype* newtype);
+int pure_type_create_hindexed_c(PURE_Count count, const PURE_Count blocklengths[],
+                                const PURE_Count displacements[], PURE_Datatype oldtype,
+                                PURE_Datatype* newtype);
+int pure_type_create_indexed_block_c(PURE_Count count, PURE_Count blocklength,
+                                     const PURE_Count displacements[], PURE_Datatype oldtype,
+                                     PURE_Datatype* newtype);
+int pure_type_create_hindexed_block_c(PURE_Count count, PURE_Count blocklength,
+                                      const PURE_Count displacements[], PURE_Datatype oldtype,
+                                      PURE_Datatype* newtype);
+int pure_type_create_struct_c(PURE_Count count, const PURE_Count blocklengths[],
+                              const PURE_Count displacements[], const PURE_Datatype types[],
+                              PURE_Datatype* newtype);
+int pure_type_create_subarray_c(int ndims, const PURE_Count sizes[], const PURE_Count subsizes[],
+                                const PURE_Count starts[], int order, PURE_Datatype oldtype,
+                                PURE_Datatype* newtype);
+int pure_type_create_darray_c(int size, int rank, int ndims, const PURE_Count gsizes[],
+                              const int distribs[], const int dargs[], const int psizes[],
+                              int order, PURE_Datatype oldtype, PURE_Datatype* newtype);
+int pure_type_create_resized_c(PURE_Datatype oldtype, PURE_Count lb, PURE_Count extent,
+                               PURE_Datatype* newtype);
+int pure_type_get_extent_c(PURE_Datatype datatype, PURE_Count* lb, PURE_Count* extent);
+int pure_type_get_true_extent_c(PURE_Datatype datatype, PURE_Count* true_lb,
+                                PURE_Count* true_extent);
+int pure_type_size_c(PURE_Datatype datatype, PURE_Count* size);
+int pure_type_get_envelope_c(PURE_Datatype datatype, PURE_Count* num_integers,
+                             PURE_Count* num_addresses, PURE_Count* num_large_counts,
+                             PURE_Count* num_datatypes, int* combiner);
+int pure_type_get_contents_c(PURE_Datatype datatype, PURE_Count max_integers,
+                             PURE_Count max_addresses, PURE_Count max_large_counts,
+                             PURE_Count max_datatypes, int integers[], PURE_Aint addresses[],
+                             PURE_Count large_counts[], PURE_Datatype datatypes[]);
+int pure_pack_c(const void* inbuf, PURE_Count incount, PURE_Datatype datatype, void* outbuf,
+                PURE_Count outsize, PURE_Count* position, PURE_Comm comm);
+int pure_unpack_c(const void* inbuf, PURE_Count insize, PURE_Count* position, void* outbuf,
+                  PURE_Count outcount, PURE_Datatype datatype, PURE_Comm comm);
+int pure_pack_size_c(PURE_Count incount, PURE_Datatype datatype, PURE_Comm comm,
+                     PURE_Count* size);
+int pure_pack_external_c(const char datarep[], const void* inbuf, PURE_Count incount,
+                         PURE_Datatype datatype, void* outbuf, PURE_Count outsize,
+                         PURE_Count* position);
+int pure_unpack_external_c(const char datarep[], const void* inbuf, PURE_Count insize,
+                           PURE_Count* position, void* outbuf, PURE_Count outcount,
+                           PURE_Datatype datatype);
+int pure_pack_external_size_c(const char datarep[], PURE_Count incount, PURE_Datatype datatype,
+                              PURE_Count* size);
+/* the large-count forms of the persistent, matched-probe and nonblocking calls */
+int pure_send_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                     int tag, PURE_Comm comm, PURE_Request* request);
+int pure_bsend_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                      int tag, PURE_Comm comm, PURE_Request* request);
+int pure_ssend_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                      int tag, PURE_Comm comm, PURE_Request* request);
+int pure_rsend_init_c(const void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                      int tag, PURE_Comm comm, PURE_Request* request);
+int pure_recv_init_c(void* buf, PURE_Count count, PURE_Datatype datatype, int source, int tag,
+                     PURE_Comm comm, PURE_Request* request);
+int pure_mrecv_c(void* buf, PURE_Count count, PURE_Datatype datatype, PURE_Message* message,
+                 PURE_Status* status);
+int pure_imrecv_c(void* buf, PURE_Count count, PURE_Datatype datatype, PURE_Message* message,
+                  PURE_Request* request);
+int pure_isendrecv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype, int dest,
+                     int sendtag, void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                     int source, int recvtag, PURE_Comm comm, PURE_Request* request);
+int pure_isendrecv_replace_c(void* buf, PURE_Count count, PURE_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, PURE_Comm comm,
+                             PURE_Request* request);
+int pure_ibcast_c(void* buffer, PURE_Count count, PURE_Datatype datatype, int root,
+                  PURE_Comm comm, PURE_Request* request);
+int pure_ireduce_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
+                   PURE_Op op, int root, PURE_Comm comm, PURE_Request* request);
+int pure_iallreduce_c(const void* sendbuf, void* recvbuf, PURE_Count count,
+                      PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, PURE_Request* request);
+int pure_iscan_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
+                 PURE_Op op, PURE_Comm comm, PURE_Request* request);
+int pure_iexscan_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
+                   PURE_Op op, PURE_Comm comm, PURE_Request* request);
+int pure_ireduce_scatter_block_c(const void* sendbuf, void* recvbuf, PURE_Count recvcount,
+                                 PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
+                                 PURE_Request* request);
+int pure_ireduce_scatter_c(const void* sendbuf, void* recvbuf, const PURE_Count recvcounts[],
+                           PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
+                           PURE_Request* request);
+int pure_igatherv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                    void* recvbuf, const PURE_Count recvcounts[], const PURE_Aint displs[],
+                    PURE_Datatype recvtype, int root, PURE_Comm comm, PURE_Request* request);
+int pure_igather_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                   void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype, int root,
+                   PURE_Comm comm, PURE_Request* request);
+int pure_iscatterv_c(const void* sendbuf, const PURE_Count sendcounts[], const PURE_Aint displs[],
+                     PURE_Datatype sendtype, void* recvbuf, PURE_Count recvcount,
+                     PURE_Datatype recvtype, int root, PURE_Comm comm, PURE_Request* request);
+int pure_iscatter_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                    void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype, int root,
+                    PURE_Comm comm, PURE_Request* request);
+int pure_iallgatherv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                       void* recvbuf, const PURE_Count recvcounts[], const PURE_Aint displs[],
+                       PURE_Datatype recvtype, PURE_Comm comm, PURE_Request* request);
+int pure_iallgather_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                      void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                      PURE_Comm comm, PURE_Request* request);
+int pure_ialltoallv_c(const void* sendbuf, const PURE_Count sendcounts[],
+                      const PURE_Aint sdispls[], PURE_Datatype sendtype, void* recvbuf,
+                      const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                      PURE_Datatype recvtype, PURE_Comm comm, PURE_Request* request);
+int pure_ialltoall_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                     void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype, PURE_Comm comm,
+                     PURE_Request* request);
+int pure_alltoallw_c(const void* sendbuf, const PURE_Count sendcounts[],
+                     const PURE_Aint sdispls[], const PURE_Datatype sendtypes[], void* recvbuf,
+                     const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                     const PURE_Datatype recvtypes[], PURE_Comm comm);
+int pure_ialltoallw_c(const void* sendbuf, const PURE_Count sendcounts[],
+                      const PURE_Aint sdispls[], const PURE_Datatype sendtypes[], void* recvbuf,
+                      const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                      const PURE_Datatype recvtypes[], PURE_Comm comm, PURE_Request* request);
 
 /* ==== communicators beyond the basics (MPI 3.1 chapters 6-8): group
  * algebra, creation by a group alone, intercommunicators, process
@@ -674,6 +995,11 @@ int pure_comm_create_errhandler(PURE_Comm_errhandler_function* comm_errhandler_f
                                 PURE_Errhandler* errhandler);
 int pure_comm_call_errhandler(PURE_Comm comm, int errorcode);
 int pure_errhandler_free(PURE_Errhandler* errhandler);
+/* MPI-1's names (removed in MPI-3), for old codes: their successors' meaning */
+typedef PURE_Comm_errhandler_function PURE_Handler_function;
+int pure_errhandler_create(PURE_Handler_function* function, PURE_Errhandler* errhandler);
+int pure_errhandler_set(PURE_Comm comm, PURE_Errhandler errhandler);
+int pure_errhandler_get(PURE_Comm comm, PURE_Errhandler* errhandler);
 /* User error classes and codes (per rank, as per MPI process) start after
  * PURE_ERR_LASTCODE; PURE_LASTUSEDCODE says how far they went. */
 int pure_add_error_class(int* errorclass);
@@ -774,9 +1100,6 @@ typedef int PURE_Win;
 #define PURE_ERR_RMA_ATTACH 69
 #define PURE_ERR_RMA_FLAVOR 70
 #define PURE_ERR_RMA_SHARED 71
-
-PURE_Aint pure_aint_add(PURE_Aint base, PURE_Aint disp);
-PURE_Aint pure_aint_diff(PURE_Aint addr1, PURE_Aint addr2);
 
 int pure_win_create(void* base, PURE_Aint size, int disp_unit, PURE_Info info, PURE_Comm comm,
                     PURE_Win* win);

@@ -153,13 +153,23 @@ OpRef op_arg(Call& c, PURE_Op op) {
   return ref;
 }
 
-void count_arg(int count) {
-  if (count < 0) fail(PURE_ERR_COUNT, "invalid count %d (must be >= 0)", count);
+void count_arg(long long count) {
+  if (count < 0) fail(PURE_ERR_COUNT, "invalid count %lld (must be >= 0)", count);
 }
 
-void buffer_arg(const void* buf, int count, const Datatype& type) {
-  if (buf == nullptr && count > 0 && type.size() > 0)
-    fail(PURE_ERR_BUFFER, "null buffer with count %d", count);
+bool at_absolute_addresses(const Datatype& type) {
+  // The first page is never mapped: data that starts there with a null
+  // buffer is a missing buffer, not PURE_BOTTOM plus an address.
+  constexpr std::ptrdiff_t kFirstPage = 4096;
+  return type.true_lb() >= kFirstPage;
+}
+
+void buffer_arg(const void* buf, long long count, const Datatype& type) {
+  if (buf == nullptr && count > 0 && type.size() > 0 && !at_absolute_addresses(type))
+    fail(PURE_ERR_BUFFER,
+         "null buffer with count %lld (PURE_BOTTOM needs a datatype whose displacements are "
+         "addresses from pure_get_address; this one's data starts at %td)",
+         count, type.true_lb());
 }
 
 namespace {

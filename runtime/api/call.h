@@ -113,8 +113,13 @@ const Info* info_arg(Call& c, PURE_Info handle, bool null_ok);
 TypeRef type_arg(Call& c, PURE_Datatype handle);
 const Datatype& any_type_arg(Call& c, PURE_Datatype handle);  // committed or not
 OpRef op_arg(Call& c, PURE_Op op);
-void count_arg(int count);
-void buffer_arg(const void* buf, int count, const Datatype& type);
+// Counts are 64-bit here so that the int calls and their large-count (_c)
+// twins share every check.
+void count_arg(long long count);
+// A null buffer is PURE_BOTTOM: fine when the type's data lies at absolute
+// addresses (displacements from pure_get_address), an error otherwise.
+void buffer_arg(const void* buf, long long count, const Datatype& type);
+bool at_absolute_addresses(const Datatype& type);
 // Rank index of a destination; -2 (PURE_PROC_NULL) passes through.
 int dest_arg(const Comm& comm, int dest);
 // Rank index of a source; also accepts PURE_ANY_SOURCE (-1) and PURE_PROC_NULL.

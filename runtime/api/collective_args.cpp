@@ -1,5 +1,7 @@
 #include "api/collective_args.h"
 
+#include <cstdint>
+
 namespace pure::api {
 
 void root_arg(const Comm& comm, int root) {
@@ -8,10 +10,48 @@ void root_arg(const Comm& comm, int root) {
          comm.size());
 }
 
-void data_arg(const void* buf, int count, const Datatype& type, const char* which) {
+void data_arg(const void* buf, long long count, const Datatype& type, const char* which) {
   count_arg(count);
   if (in_place(buf)) fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not allowed as the %s here", which);
   buffer_arg(buf, count, type);
+}
+
+void whole_buffer_arg(const void* buf, const Datatype& type, const char* which) {
+  if (in_place(buf) || (!buf && type.size() > 0 && !at_absolute_addresses(type)))
+    fail(PURE_ERR_BUFFER, "invalid %s buffer", which);
+}
+
+const void* rebase_bottom(const void* buf, TypeRef& type) {
+  if (buf || !type.type || type.type->size() == 0 || !at_absolute_addresses(*type.type))
+    return buf;
+  const std::ptrdiff_t by = type.type->true_lb();
+  const std::int64_t one = 1;
+  const std::ptrdiff_t down = -by;
+  std::shared_ptr<Datatype> shifted = Datatype::hindexed(1, &one, &down, *type.type);
+  shifted->commit();
+  type.type = shifted.get();
+  type.keep = std::move(shifted);
+  return reinterpret_cast<const void*>(static_cast<std::uintptr_t>(by));
+}
+
+int int_count(long long count, const char* what) {
+  if (count > INT_MAX)
+    fail(PURE_ERR_COUNT, "%s %lld is beyond what this collective carries (%d)", what, count,
+         INT_MAX);
+  return static_cast<int>(count);
+}
+
+Blocks::Blocks(int n, long long count)
+    : counts(static_cast<std::size_t>(n)), displs(static_cast<std::size_t>(n)) {
+  if (count > 0 && (count > INT_MAX || (n > 1 && count > INT_MAX / (n - 1))))
+    fail(PURE_ERR_COUNT,
+         "count %lld on %d ranks: the block of the last rank starts beyond the %d elements the "
+         "collectives address",
+         count, n, INT_MAX);
+  for (int i = 0; i < n; ++i) {
+    counts[static_cast<std::size_t>(i)] = static_cast<int>(count);
+    displs[static_cast<std::size_t>(i)] = i * static_cast<int>(count);
+  }
 }
 
 void counts_arg(const int* counts, const int* displs, int n, const char* which) {
@@ -21,14 +61,14 @@ void counts_arg(const int* counts, const int* displs, int n, const char* which) 
 }
 
 namespace {
-void equal_blocks(Side& side, int n, int count) {
+void equal_blocks(Side& side, int n, long long count) {
   side.equal = Blocks(n, count);
   side.counts = side.equal.counts.data();
   side.displs = side.equal.displs.data();
 }
 }  // namespace
 
-MovementArgs gatherv_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
+MovementArgs gatherv_args(Call& c, Comm& cm, const void* sendbuf, long long sendcount,
                           PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
                           const int displs[], PURE_Datatype recvtype, int root) {
   root_arg(cm, root);
@@ -38,23 +78,22 @@ MovementArgs gatherv_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
   if (!(at_root && in_place(sendbuf))) {
     a.send.type = type_arg(c, sendtype);
     data_arg(sendbuf, sendcount, *a.send.type.type, "send buffer");
-    a.send.buf = sendbuf;
+    a.send.buf = rebase_bottom(sendbuf, a.send.type);
     a.send.count = static_cast<std::size_t>(sendcount);
   }
   if (at_root) {
     a.recv.type = type_arg(c, recvtype);
     counts_arg(recvcounts, displs, cm.size(), "receive");
-    if (in_place(recvbuf) || (!recvbuf && a.recv.type.type->size() > 0))
-      fail(PURE_ERR_BUFFER, "invalid receive buffer at the root");
-    a.recv.buf = recvbuf;
+    whole_buffer_arg(recvbuf, *a.recv.type.type, "receive");
+    a.recv.buf = rebase_bottom(recvbuf, a.recv.type);
     a.recv.counts = recvcounts;
     a.recv.displs = displs;
   }
   return a;
 }
 
-MovementArgs gather_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
-                         PURE_Datatype sendtype, void* recvbuf, int recvcount,
+MovementArgs gather_args(Call& c, Comm& cm, const void* sendbuf, long long sendcount,
+                         PURE_Datatype sendtype, void* recvbuf, long long recvcount,
                          PURE_Datatype recvtype, int root) {
   root_arg(cm, root);
   const bool at_root = cm.rank() == root;
@@ -63,7 +102,7 @@ MovementArgs gather_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
   if (!(at_root && in_place(sendbuf))) {
     a.send.type = type_arg(c, sendtype);
     data_arg(sendbuf, sendcount, *a.send.type.type, "send buffer");
-    a.send.buf = sendbuf;
+    a.send.buf = rebase_bottom(sendbuf, a.send.type);
     a.send.count = static_cast<std::size_t>(sendcount);
   }
   if (at_root) {
@@ -71,7 +110,7 @@ MovementArgs gather_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
     count_arg(recvcount);
     if (in_place(recvbuf)) fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not the receive buffer");
     buffer_arg(recvbuf, recvcount, *a.recv.type.type);
-    a.recv.buf = recvbuf;
+    a.recv.buf = rebase_bottom(recvbuf, a.recv.type);
   }
   equal_blocks(a.recv, cm.size(), recvcount);
   return a;
@@ -79,7 +118,7 @@ MovementArgs gather_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
 
 MovementArgs scatterv_args(Call& c, Comm& cm, const void* sendbuf, const int sendcounts[],
                            const int displs[], PURE_Datatype sendtype, void* recvbuf,
-                           int recvcount, PURE_Datatype recvtype, int root) {
+                           long long recvcount, PURE_Datatype recvtype, int root) {
   root_arg(cm, root);
   const bool at_root = cm.rank() == root;
   MovementArgs a;
@@ -87,23 +126,22 @@ MovementArgs scatterv_args(Call& c, Comm& cm, const void* sendbuf, const int sen
   if (at_root) {
     a.send.type = type_arg(c, sendtype);
     counts_arg(sendcounts, displs, cm.size(), "send");
-    if (in_place(sendbuf) || (!sendbuf && a.send.type.type->size() > 0))
-      fail(PURE_ERR_BUFFER, "invalid send buffer at the root");
-    a.send.buf = sendbuf;
+    whole_buffer_arg(sendbuf, *a.send.type.type, "send");
+    a.send.buf = rebase_bottom(sendbuf, a.send.type);
     a.send.counts = sendcounts;
     a.send.displs = displs;
   }
   if (!(at_root && in_place(recvbuf))) {
     a.recv.type = type_arg(c, recvtype);
     data_arg(recvbuf, recvcount, *a.recv.type.type, "receive buffer");
-    a.recv.buf = recvbuf;
+    a.recv.buf = rebase_bottom(recvbuf, a.recv.type);
     a.recv.count = static_cast<std::size_t>(recvcount);
   }
   return a;
 }
 
-MovementArgs scatter_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
-                          PURE_Datatype sendtype, void* recvbuf, int recvcount,
+MovementArgs scatter_args(Call& c, Comm& cm, const void* sendbuf, long long sendcount,
+                          PURE_Datatype sendtype, void* recvbuf, long long recvcount,
                           PURE_Datatype recvtype, int root) {
   root_arg(cm, root);
   const bool at_root = cm.rank() == root;
@@ -114,19 +152,19 @@ MovementArgs scatter_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
     count_arg(sendcount);
     if (in_place(sendbuf)) fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not the send buffer");
     buffer_arg(sendbuf, sendcount, *a.send.type.type);
-    a.send.buf = sendbuf;
+    a.send.buf = rebase_bottom(sendbuf, a.send.type);
   }
   equal_blocks(a.send, cm.size(), sendcount);
   if (!(at_root && in_place(recvbuf))) {
     a.recv.type = type_arg(c, recvtype);
     data_arg(recvbuf, recvcount, *a.recv.type.type, "receive buffer");
-    a.recv.buf = recvbuf;
+    a.recv.buf = rebase_bottom(recvbuf, a.recv.type);
     a.recv.count = static_cast<std::size_t>(recvcount);
   }
   return a;
 }
 
-MovementArgs allgatherv_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
+MovementArgs allgatherv_args(Call& c, Comm& cm, const void* sendbuf, long long sendcount,
                              PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
                              const int displs[], PURE_Datatype recvtype) {
   MovementArgs a;
@@ -134,31 +172,30 @@ MovementArgs allgatherv_args(Call& c, Comm& cm, const void* sendbuf, int sendcou
   if (!in_place(sendbuf)) {
     a.send.type = type_arg(c, sendtype);
     data_arg(sendbuf, sendcount, *a.send.type.type, "send buffer");
-    a.send.buf = sendbuf;
+    a.send.buf = rebase_bottom(sendbuf, a.send.type);
     a.send.count = static_cast<std::size_t>(sendcount);
   }
   counts_arg(recvcounts, displs, cm.size(), "receive");
-  if (in_place(recvbuf) || (!recvbuf && a.recv.type.type->size() > 0))
-    fail(PURE_ERR_BUFFER, "invalid receive buffer");
-  a.recv.buf = recvbuf;
+  whole_buffer_arg(recvbuf, *a.recv.type.type, "receive");
+  a.recv.buf = rebase_bottom(recvbuf, a.recv.type);
   a.recv.counts = recvcounts;
   a.recv.displs = displs;
   return a;
 }
 
-MovementArgs allgather_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
-                            PURE_Datatype sendtype, void* recvbuf, int recvcount,
+MovementArgs allgather_args(Call& c, Comm& cm, const void* sendbuf, long long sendcount,
+                            PURE_Datatype sendtype, void* recvbuf, long long recvcount,
                             PURE_Datatype recvtype) {
   MovementArgs a;
   a.recv.type = type_arg(c, recvtype);
   if (!in_place(sendbuf)) {
     a.send.type = type_arg(c, sendtype);
     data_arg(sendbuf, sendcount, *a.send.type.type, "send buffer");
-    a.send.buf = sendbuf;
+    a.send.buf = rebase_bottom(sendbuf, a.send.type);
     a.send.count = static_cast<std::size_t>(sendcount);
   }
   data_arg(recvbuf, recvcount, *a.recv.type.type, "receive buffer");
-  a.recv.buf = recvbuf;
+  a.recv.buf = rebase_bottom(recvbuf, a.recv.type);
   equal_blocks(a.recv, cm.size(), recvcount);
   return a;
 }
@@ -171,38 +208,61 @@ MovementArgs alltoallv_args(Call& c, Comm& cm, const void* sendbuf, const int se
   if (!in_place(sendbuf)) {
     a.send.type = type_arg(c, sendtype);
     counts_arg(sendcounts, sdispls, cm.size(), "send");
-    if (!sendbuf && a.send.type.type->size() > 0) fail(PURE_ERR_BUFFER, "null send buffer");
-    a.send.buf = sendbuf;
+    whole_buffer_arg(sendbuf, *a.send.type.type, "send");
+    a.send.buf = rebase_bottom(sendbuf, a.send.type);
     a.send.counts = sendcounts;
     a.send.displs = sdispls;
   }
   counts_arg(recvcounts, rdispls, cm.size(), "receive");
-  if (in_place(recvbuf) || (!recvbuf && a.recv.type.type->size() > 0))
-    fail(PURE_ERR_BUFFER, "invalid receive buffer");
-  a.recv.buf = recvbuf;
+  whole_buffer_arg(recvbuf, *a.recv.type.type, "receive");
+  a.recv.buf = rebase_bottom(recvbuf, a.recv.type);
   a.recv.counts = recvcounts;
   a.recv.displs = rdispls;
   return a;
 }
 
-MovementArgs alltoall_args(Call& c, Comm& cm, const void* sendbuf, int sendcount,
-                           PURE_Datatype sendtype, void* recvbuf, int recvcount,
+MovementArgs alltoall_args(Call& c, Comm& cm, const void* sendbuf, long long sendcount,
+                           PURE_Datatype sendtype, void* recvbuf, long long recvcount,
                            PURE_Datatype recvtype) {
   MovementArgs a;
   a.recv.type = type_arg(c, recvtype);
   if (!in_place(sendbuf)) {
     a.send.type = type_arg(c, sendtype);
     data_arg(sendbuf, sendcount, *a.send.type.type, "send buffer");
-    a.send.buf = sendbuf;
+    a.send.buf = rebase_bottom(sendbuf, a.send.type);
     equal_blocks(a.send, cm.size(), sendcount);
   }
   data_arg(recvbuf, recvcount, *a.recv.type.type, "receive buffer");
-  a.recv.buf = recvbuf;
+  a.recv.buf = rebase_bottom(recvbuf, a.recv.type);
   equal_blocks(a.recv, cm.size(), recvcount);
   return a;
 }
 
-ReductionArgs reduction_args(Call& c, const void* sendbuf, void* recvbuf, int count,
+namespace {
+// Either buffer of a reduction PURE_BOTTOM (the other, if any, holds the
+// same type): both move with the shifted type. User ops are handed the
+// data with its datatype, whose displacements would no longer be the
+// addresses, so they keep to real buffers.
+void bottom_reduction(ReductionArgs& a, const void* sendbuf, void* recvbuf) {
+  const bool bottom = (!sendbuf || !recvbuf) && a.type.type && a.type.type->size() > 0 &&
+                      at_absolute_addresses(*a.type.type);
+  if (!bottom) return;
+  if (a.op.predefined == 0)
+    fail(PURE_ERR_BUFFER,
+         "PURE_BOTTOM with a user op is not supported (the op would be handed the data at "
+         "other addresses than its datatype says)");
+  const std::ptrdiff_t by = a.type.type->true_lb();
+  auto moved = [by](const void* p) {
+    return reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) +
+                                         static_cast<std::uintptr_t>(by));
+  };
+  rebase_bottom(static_cast<const void*>(nullptr), a.type);
+  if (a.send) a.send = moved(a.send);
+  if (!in_place(a.recv)) a.recv = const_cast<void*>(moved(a.recv));
+}
+}  // namespace
+
+ReductionArgs reduction_args(Call& c, const void* sendbuf, void* recvbuf, long long count,
                              PURE_Datatype datatype, PURE_Op op, bool may_be_in_place) {
   count_arg(count);
   ReductionArgs a;
@@ -218,7 +278,7 @@ ReductionArgs reduction_args(Call& c, const void* sendbuf, void* recvbuf, int co
   return a;
 }
 
-ReductionArgs reduce_args(Call& c, Comm& cm, const void* sendbuf, void* recvbuf, int count,
+ReductionArgs reduce_args(Call& c, Comm& cm, const void* sendbuf, void* recvbuf, long long count,
                           PURE_Datatype datatype, PURE_Op op, int root) {
   // PURE_IN_PLACE is allowed at the root only; with an invalid root, report the root.
   const bool root_ok = root >= 0 && root < cm.size();
@@ -226,27 +286,31 @@ ReductionArgs reduce_args(Call& c, Comm& cm, const void* sendbuf, void* recvbuf,
       reduction_args(c, sendbuf, recvbuf, count, datatype, op, !root_ok || cm.rank() == root);
   root_arg(cm, root);
   if (cm.rank() == root) buffer_arg(recvbuf, count, *a.type.type);
+  bottom_reduction(a, sendbuf, recvbuf);
   return a;
 }
 
-ReductionArgs allreduce_args(Call& c, const void* sendbuf, void* recvbuf, int count,
+ReductionArgs allreduce_args(Call& c, const void* sendbuf, void* recvbuf, long long count,
                              PURE_Datatype datatype, PURE_Op op) {
   ReductionArgs a = reduction_args(c, sendbuf, recvbuf, count, datatype, op, true);
   buffer_arg(recvbuf, count, *a.type.type);
+  bottom_reduction(a, sendbuf, recvbuf);
   return a;
 }
 
 ReductionArgs reduce_scatter_block_args(Call& c, Comm& cm, const void* sendbuf, void* recvbuf,
-                                        int recvcount, PURE_Datatype datatype, PURE_Op op,
+                                        long long recvcount, PURE_Datatype datatype, PURE_Op op,
                                         std::vector<int>* counts) {
-  const long long total = static_cast<long long>(recvcount) * cm.size();
-  ReductionArgs a = reduction_args(c, sendbuf, recvbuf,
-                                   total > 0x7fffffff ? -1 : static_cast<int>(total), datatype, op,
-                                   true);
+  long long total = 0;
+  if (recvcount > 0 && __builtin_mul_overflow(recvcount, static_cast<long long>(cm.size()), &total))
+    total = -1;  // reported as an invalid count
+  ReductionArgs a = reduction_args(c, sendbuf, recvbuf, recvcount < 0 ? recvcount : total,
+                                   datatype, op, true);
   count_arg(recvcount);
-  if (!a.send) buffer_arg(recvbuf, static_cast<int>(total), *a.type.type);
+  if (!a.send) buffer_arg(recvbuf, total, *a.type.type);
   buffer_arg(recvbuf, recvcount, *a.type.type);
-  counts->assign(static_cast<std::size_t>(cm.size()), recvcount);
+  counts->assign(static_cast<std::size_t>(cm.size()), int_count(recvcount, "recvcount"));
+  bottom_reduction(a, sendbuf, recvbuf);
   return a;
 }
 
@@ -255,13 +319,12 @@ ReductionArgs reduce_scatter_args(Call& c, Comm& cm, const void* sendbuf, void* 
   long long total = 0;
   if (recvcounts)
     for (int i = 0; i < cm.size(); ++i) total += recvcounts[i] > 0 ? recvcounts[i] : 0;
-  ReductionArgs a = reduction_args(c, sendbuf, recvbuf,
-                                   total > 0x7fffffff ? -1 : static_cast<int>(total), datatype, op,
-                                   true);
+  ReductionArgs a = reduction_args(c, sendbuf, recvbuf, total, datatype, op, true);
   if (!recvcounts) fail(PURE_ERR_ARG, "null recvcounts");
   for (int i = 0; i < cm.size(); ++i)
     if (recvcounts[i] < 0) fail(PURE_ERR_COUNT, "invalid recvcounts[%d] = %d", i, recvcounts[i]);
   buffer_arg(recvbuf, recvcounts[cm.rank()], *a.type.type);
+  bottom_reduction(a, sendbuf, recvbuf);
   return a;
 }
 

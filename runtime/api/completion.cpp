@@ -485,17 +485,4 @@ int pure_status_set_cancelled(PURE_Status* status, int flag) {
   });
 }
 
-int pure_status_set_elements_x(PURE_Status* status, PURE_Datatype datatype, PURE_Count count) {
-  return call("pure_status_set_elements_x", [&](Call& c) {
-    if (!status) fail(PURE_ERR_ARG, "null status pointer");
-    const Datatype& t = any_type_arg(c, datatype);
-    if (count < 0) fail(PURE_ERR_COUNT, "invalid count %lld (must be >= 0)", count);
-    status->pure_count = static_cast<std::size_t>(count) * t.size();
-  });
-}
-
-int pure_status_set_elements(PURE_Status* status, PURE_Datatype datatype, int count) {
-  return pure_status_set_elements_x(status, datatype, count);
-}
-
 }  // extern "C"

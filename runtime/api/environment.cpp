@@ -134,6 +134,19 @@ int pure_get_version(int* version, int* subversion) {
   return PURE_SUCCESS;
 }
 
+int pure_get_library_version(char* version, int* resultlen) {
+  // Like pure_get_version, callable before init and after finalize.
+  if (!version || !resultlen) return PURE_ERR_ARG;
+  static constexpr char text[] = "Pure " PURE_PROJECT_VERSION
+      ": MPI 3.1 with MPI-4 large counts, ranks as threads; between processes over "
+      PURE_MPI_NAME;
+  static_assert(sizeof text <= PURE_MAX_LIBRARY_VERSION_STRING,
+                "the version text fits the buffer MPI promises");
+  std::snprintf(version, PURE_MAX_LIBRARY_VERSION_STRING, "%s", text);
+  *resultlen = static_cast<int>(std::strlen(version));
+  return PURE_SUCCESS;
+}
+
 int pure_get_processor_name(char* name, int* resultlen) {
   return call("pure_get_processor_name", [&](Call&) {
     if (!name || !resultlen) fail(PURE_ERR_ARG, "null name or length pointer");

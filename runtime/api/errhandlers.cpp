@@ -85,17 +85,55 @@ const ErrorCodes::Code* added_code(int code) {
   return it == added.end() ? nullptr : &it->second;
 }
 
+int create_errhandler(const char* name, PURE_Comm_errhandler_function* comm_errhandler_fn,
+                      PURE_Errhandler* errhandler) {
+  return call(name, [&](Call& c) {
+    if (!comm_errhandler_fn) fail(PURE_ERR_ARG, "null error handler function");
+    if (!errhandler) fail(PURE_ERR_ARG, "null errhandler pointer");
+    *errhandler = create_errhandler(c, comm_errhandler_fn, false);
+  });
+}
+
+int set_errhandler(const char* name, PURE_Comm comm, PURE_Errhandler errhandler) {
+  return call(name, [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    errhandler_for(c, errhandler, false);
+    use_errhandler(c.rank, errhandler);
+    drop_errhandler(c.rank, cm.errhandler());
+    cm.set_errhandler(errhandler);
+  });
+}
+
+int get_errhandler(const char* name, PURE_Comm comm, PURE_Errhandler* errhandler) {
+  return call(name, [&](Call& c) {
+    Comm& cm = comm_arg(c, comm);
+    if (!errhandler) fail(PURE_ERR_ARG, "null errhandler pointer");
+    *errhandler = handed_out(c, cm.errhandler());
+  });
+}
 }  // namespace
 
 extern "C" {
 
 int pure_comm_create_errhandler(PURE_Comm_errhandler_function* comm_errhandler_fn,
                                 PURE_Errhandler* errhandler) {
-  return call("pure_comm_create_errhandler", [&](Call& c) {
-    if (!comm_errhandler_fn) fail(PURE_ERR_ARG, "null error handler function");
-    if (!errhandler) fail(PURE_ERR_ARG, "null errhandler pointer");
-    *errhandler = create_errhandler(c, comm_errhandler_fn, false);
-  });
+  return create_errhandler("pure_comm_create_errhandler", comm_errhandler_fn, errhandler);
+}
+int pure_comm_set_errhandler(PURE_Comm comm, PURE_Errhandler errhandler) {
+  return set_errhandler("pure_comm_set_errhandler", comm, errhandler);
+}
+int pure_comm_get_errhandler(PURE_Comm comm, PURE_Errhandler* errhandler) {
+  return get_errhandler("pure_comm_get_errhandler", comm, errhandler);
+}
+// MPI-1's names, removed in MPI-3, which old codes still call.
+int pure_errhandler_create(PURE_Handler_function* function, PURE_Errhandler* errhandler) {
+  return create_errhandler("pure_errhandler_create", function, errhandler);
+}
+int pure_errhandler_set(PURE_Comm comm, PURE_Errhandler errhandler) {
+  return set_errhandler("pure_errhandler_set", comm, errhandler);
+}
+int pure_errhandler_get(PURE_Comm comm, PURE_Errhandler* errhandler) {
+  return get_errhandler("pure_errhandler_get", comm, errhandler);
 }
 
 int pure_errhandler_free(PURE_Errhandler* errhandler) {
@@ -108,24 +146,6 @@ int pure_errhandler_free(PURE_Errhandler* errhandler) {
       if (--e.handles == 0 && e.uses == 0) table.remove(*errhandler);
     }
     *errhandler = PURE_ERRHANDLER_NULL;
-  });
-}
-
-int pure_comm_set_errhandler(PURE_Comm comm, PURE_Errhandler errhandler) {
-  return call("pure_comm_set_errhandler", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
-    errhandler_for(c, errhandler, false);
-    use_errhandler(c.rank, errhandler);
-    drop_errhandler(c.rank, cm.errhandler());
-    cm.set_errhandler(errhandler);
-  });
-}
-
-int pure_comm_get_errhandler(PURE_Comm comm, PURE_Errhandler* errhandler) {
-  return call("pure_comm_get_errhandler", [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
-    if (!errhandler) fail(PURE_ERR_ARG, "null errhandler pointer");
-    *errhandler = handed_out(c, cm.errhandler());
   });
 }
 

@@ -47,7 +47,7 @@ Unexpected& message_arg(Call& c, PURE_Message handle) {
 // Receives message *message into (buf, count, type) as receive `r`; the
 // handle becomes PURE_MESSAGE_NULL. PURE_TRACE and PURE_STATS see the
 // message here, also when truncated (it was taken all the same).
-void receive(Call& c, Request* r, void* buf, int count, PURE_Datatype datatype,
+void receive(Call& c, Request* r, void* buf, long long count, PURE_Datatype datatype,
              PURE_Message* message) {
   Unexpected& m = message_arg(c, *message);
   count_arg(count);
@@ -64,6 +64,48 @@ void receive(Call& c, Request* r, void* buf, int count, PURE_Datatype datatype,
   c.rank.handles().messages.remove(*message);
   *message = PURE_MESSAGE_NULL;
   if (observed(c.rank)) observe_recv(c.rank, envelope.sender, envelope.context, r->status);
+}
+
+int mrecv(const char* name, void* buf, long long count, PURE_Datatype datatype,
+          PURE_Message* message, PURE_Status* status) {
+  return call(name, [&](Call& c) {
+    if (!message) fail(PURE_ERR_ARG, "null message pointer");
+    if (*message == PURE_MESSAGE_NO_PROC) {
+      *message = PURE_MESSAGE_NULL;
+      return proc_null_status(status);
+    }
+    Request r;
+    receive(c, &r, buf, count, datatype, message);
+    if (status) *status = r.status;
+    if (r.error != PURE_SUCCESS) throw Error(r.error, describe_error(r));
+  });
+}
+
+int imrecv(const char* name, void* buf, long long count, PURE_Datatype datatype,
+           PURE_Message* message, PURE_Request* request) {
+  return call(name, [&](Call& c) {
+    if (!message) fail(PURE_ERR_ARG, "null message pointer");
+    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
+    Request* r = c.rank.new_request();
+    r->kind = Request::Kind::recv;
+    r->state = Request::State::complete;
+    if (*message == PURE_MESSAGE_NO_PROC) {
+      *message = PURE_MESSAGE_NULL;
+      r->type = c.rank.type_ref(PURE_BYTE);
+      proc_null_status(&r->status);
+      *request = handle_of(r);
+      return;
+    }
+    try {
+      // The message is here: the receive completes at once; its request
+      // reports it (and any truncation) when waited for.
+      receive(c, r, buf, count, datatype, message);
+    } catch (...) {
+      c.rank.free_request(r);
+      throw;
+    }
+    *request = handle_of(r);
+  });
 }
 
 }  // namespace
@@ -103,44 +145,20 @@ int pure_mprobe(int source, int tag, PURE_Comm comm, PURE_Message* message, PURE
 
 int pure_mrecv(void* buf, int count, PURE_Datatype datatype, PURE_Message* message,
                PURE_Status* status) {
-  return call("pure_mrecv", [&](Call& c) {
-    if (!message) fail(PURE_ERR_ARG, "null message pointer");
-    if (*message == PURE_MESSAGE_NO_PROC) {
-      *message = PURE_MESSAGE_NULL;
-      return proc_null_status(status);
-    }
-    Request r;
-    receive(c, &r, buf, count, datatype, message);
-    if (status) *status = r.status;
-    if (r.error != PURE_SUCCESS) throw Error(r.error, describe_error(r));
-  });
+  return mrecv("pure_mrecv", buf, count, datatype, message, status);
+}
+int pure_mrecv_c(void* buf, PURE_Count count, PURE_Datatype datatype, PURE_Message* message,
+                 PURE_Status* status) {
+  return mrecv("pure_mrecv_c", buf, count, datatype, message, status);
 }
 
 int pure_imrecv(void* buf, int count, PURE_Datatype datatype, PURE_Message* message,
                 PURE_Request* request) {
-  return call("pure_imrecv", [&](Call& c) {
-    if (!message) fail(PURE_ERR_ARG, "null message pointer");
-    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
-    Request* r = c.rank.new_request();
-    r->kind = Request::Kind::recv;
-    r->state = Request::State::complete;
-    if (*message == PURE_MESSAGE_NO_PROC) {
-      *message = PURE_MESSAGE_NULL;
-      r->type = c.rank.type_ref(PURE_BYTE);
-      proc_null_status(&r->status);
-      *request = handle_of(r);
-      return;
-    }
-    try {
-      // The message is here: the receive completes at once; its request
-      // reports it (and any truncation) when waited for.
-      receive(c, r, buf, count, datatype, message);
-    } catch (...) {
-      c.rank.free_request(r);
-      throw;
-    }
-    *request = handle_of(r);
-  });
+  return imrecv("pure_imrecv", buf, count, datatype, message, request);
+}
+int pure_imrecv_c(void* buf, PURE_Count count, PURE_Datatype datatype, PURE_Message* message,
+                  PURE_Request* request) {
+  return imrecv("pure_imrecv_c", buf, count, datatype, message, request);
 }
 
 }  // extern "C"

@@ -120,16 +120,6 @@ int create(const char* name, onesided::Flavor flavor, void* base, PURE_Aint size
 
 extern "C" {
 
-PURE_Aint pure_aint_add(PURE_Aint base, PURE_Aint disp) {
-  return static_cast<PURE_Aint>(static_cast<std::uintptr_t>(base) +
-                                static_cast<std::uintptr_t>(disp));
-}
-
-PURE_Aint pure_aint_diff(PURE_Aint addr1, PURE_Aint addr2) {
-  return static_cast<PURE_Aint>(static_cast<std::uintptr_t>(addr1) -
-                                static_cast<std::uintptr_t>(addr2));
-}
-
 int pure_win_create(void* base, PURE_Aint size, int disp_unit, PURE_Info info, PURE_Comm comm,
                     PURE_Win* win) {
   return create("pure_win_create", onesided::Flavor::create, base, size, disp_unit, info, comm,

@@ -30,7 +30,7 @@ void discard(RendezvousDescriptor* d) {
   sender->notify();
 }
 
-void help(RendezvousDescriptor* d, bool receiver) {
+void help(RendezvousDescriptor* d, bool receiver, WaitStatus* status) {
   // Acquire pairs with the receiver's release of `matched`: dst, counts and
   // the chunking are visible before we copy.
   if (!d->matched.load(std::memory_order_acquire)) return;
@@ -45,6 +45,7 @@ void help(RendezvousDescriptor* d, bool receiver) {
     // sender whose chunk completes the copy wakes the receiver waiting for it.
     const std::size_t done = d->chunks_done.fetch_add(1, std::memory_order_acq_rel) + 1;
     if (!receiver && done == d->chunks) d->receiver->notify();
+    if (status) status->progressed();
   }
 }
 
@@ -63,7 +64,7 @@ void deliver(Request* r, int source, int tag, RendezvousDescriptor* d, Waiter& w
   d->matched.store(true, std::memory_order_release);
   // A parked sender can help copy only if it has a core to do it on.
   if (d->chunks > 1 && sender_may_help) d->sender->notify();
-  help(d, true);
+  help(d, true, &waiter.status());
   // The sender may be in the middle of its last chunk; its completion wakes
   // us. No progress meanwhile: we are inside the progress engine.
   waiter.wait_until([&] { return d->chunks_done.load(std::memory_order_acquire) >= d->chunks; },

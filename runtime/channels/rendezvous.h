@@ -60,8 +60,11 @@ inline bool cancel(RendezvousDescriptor* d) {
 }
 
 // Either side: copies chunks while any is left to claim (a sender only once
-// the receiver matched, and only when there are two chunks or more).
-void help(RendezvousDescriptor* d, bool receiver);
+// the receiver matched, and only when there are two chunks or more). Each
+// chunk copied counts as progress of `status` (when given, the caller's
+// own), so that a copy of gigabytes, which takes a while under a sanitizer,
+// does not look like a deadlock to the watchdog.
+void help(RendezvousDescriptor* d, bool receiver, WaitStatus* status = nullptr);
 
 // Sender: whether the receiver is done (the send is complete); helps copy
 // meanwhile.

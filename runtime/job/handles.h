@@ -73,6 +73,9 @@ class Handles {
   HandleTable<std::shared_ptr<Datatype>> types{PURE_HANDLE_KIND_DATATYPE, kPredefinedTypes};
   // Windows (none is predefined).
   HandleTable<std::unique_ptr<onesided::Window>> wins{PURE_HANDLE_KIND_WIN, 1};
+  // Names this rank gave predefined datatypes (pure_type_set_name); the
+  // predefined objects themselves are shared by every rank.
+  std::unordered_map<PURE_Datatype, std::string> predefined_type_names;
   // Messages taken by matched probes until received. Predefined: 1
   // PURE_MESSAGE_NO_PROC (no object behind it).
   static constexpr int kFirstMessage = 2;

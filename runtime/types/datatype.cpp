@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "base/error.h"
 #include "base/handle.h"
 #include "pure/pure.h"
 
@@ -100,6 +101,19 @@ void require_within(std::size_t end, std::size_t count, const Datatype& type,
 
 }  // namespace
 
+std::ptrdiff_t checked_mul(std::ptrdiff_t a, std::ptrdiff_t b, const char* what) {
+  std::ptrdiff_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    fail(PURE_ERR_ARG, "%s: %td times %td overflows a displacement", what, a, b);
+  return r;
+}
+std::ptrdiff_t checked_add(std::ptrdiff_t a, std::ptrdiff_t b, const char* what) {
+  std::ptrdiff_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    fail(PURE_ERR_ARG, "%s: %td plus %td overflows a displacement", what, a, b);
+  return r;
+}
+
 // Accumulates the pieces of a derived type's type map. Each piece is `copies`
 // consecutive elements of one type, the first at a byte displacement; every
 // constructor is a sequence of such pieces.
@@ -109,31 +123,36 @@ class Datatype::Builder {
 
   void add(std::ptrdiff_t displacement, std::size_t copies, const Datatype& t) {
     if (copies == 0) return;
-    const bool empty_map = t.size_ == 0 && !t.explicit_lb_ && !t.explicit_ub_;
-    if (empty_map) return;
+    const bool has_data = t.size_ != 0;
+    // A piece without data contributes only its markers: an empty type
+    // nothing, MPI_LB its lower bound alone.
+    if (!has_data && !t.explicit_lb_ && !t.explicit_ub_) return;
     type_->alignment_ = std::max(type_->alignment_, t.alignment_);
     const std::ptrdiff_t ext = t.extent();
-    const std::ptrdiff_t span = as_signed(copies - 1) * ext;
-    const std::ptrdiff_t piece_lb = displacement + t.lb_ + std::min<std::ptrdiff_t>(0, span);
-    const std::ptrdiff_t piece_ub = displacement + t.ub_ + std::max<std::ptrdiff_t>(0, span);
+    const std::ptrdiff_t span = checked_mul(as_signed(copies - 1), ext, "type extent");
+    const std::ptrdiff_t piece_lb =
+        checked_add(displacement, t.lb_ + std::min<std::ptrdiff_t>(0, span), "lower bound");
+    const std::ptrdiff_t piece_ub =
+        checked_add(displacement, t.ub_ + std::max<std::ptrdiff_t>(0, span), "upper bound");
     // MPI: if any lb marker is present, lb is the lowest marker and the data
     // is ignored; likewise for ub.
     if (t.explicit_lb_) {
       explicit_lb_value_ = has_explicit_lb_ ? std::min(explicit_lb_value_, piece_lb) : piece_lb;
       has_explicit_lb_ = true;
-    } else {
+    } else if (has_data) {
       natural_lb_ = has_natural_lb_ ? std::min(natural_lb_, piece_lb) : piece_lb;
       has_natural_lb_ = true;
     }
     if (t.explicit_ub_) {
       explicit_ub_value_ = has_explicit_ub_ ? std::max(explicit_ub_value_, piece_ub) : piece_ub;
       has_explicit_ub_ = true;
-    } else {
+    } else if (has_data) {
       natural_ub_ = has_natural_ub_ ? std::max(natural_ub_, piece_ub) : piece_ub;
       has_natural_ub_ = true;
     }
-    if (t.size_ == 0) return;
+    if (!has_data) return;
 
+    signature_.add(t.signature_, copies);
     if (!has_base_) {
       type_->base_ = t.base_;
       has_base_ = true;
@@ -177,6 +196,7 @@ class Datatype::Builder {
       const std::ptrdiff_t rem = (t.ub_ - t.lb_) % align;
       if (rem > 0) t.ub_ += align - rem;
     }
+    t.signature_ = signature_.finish();
     t.finalize();
     return std::move(type_);
   }
@@ -192,6 +212,7 @@ class Datatype::Builder {
   }
 
   std::unique_ptr<Datatype> type_;
+  Signature::Builder signature_;
   bool has_base_ = false;
   bool has_natural_lb_ = false;
   bool has_natural_ub_ = false;
@@ -230,7 +251,7 @@ void Datatype::finalize() {
 
 const Datatype* Datatype::predefined(int index) {
   static const std::vector<std::unique_ptr<Datatype>> table = [] {
-    std::vector<std::unique_ptr<Datatype>> t(handle_index(PURE_LONG_DOUBLE_INT) + 1);
+    std::vector<std::unique_ptr<Datatype>> t(kPredefinedTypes);
     auto basic = [&t](PURE_Datatype handle, std::size_t size, std::size_t align, BaseType base,
                       const char* name) {
       std::unique_ptr<Datatype> d(new Datatype());
@@ -238,6 +259,7 @@ const Datatype* Datatype::predefined(int index) {
       d->ub_ = as_signed(size);
       d->alignment_ = align;
       d->base_ = base;
+      d->signature_ = Signature::basic(base, size);
       d->name_ = name;
       d->predefined_ = true;
       d->committed_ = true;
@@ -247,11 +269,11 @@ const Datatype* Datatype::predefined(int index) {
     // The pair types are the C structs MINLOC/MAXLOC users declare, so their
     // extent includes the compiler's tail padding and their data has a hole
     // where the compiler puts one (PURE_SHORT_INT).
-    auto pair = [&t](PURE_Datatype handle, PURE_Datatype first, std::ptrdiff_t int_offset,
-                     BaseType base, const char* name) {
+    auto pair = [&t](PURE_Datatype handle, PURE_Datatype first, std::ptrdiff_t second_offset,
+                     BaseType base, const char* name, PURE_Datatype second = PURE_INT) {
       Builder b;
       b.add(0, 1, *t[handle_index(first)]);
-      b.add(int_offset, 1, *t[handle_index(PURE_INT)]);
+      b.add(second_offset, 1, *t[handle_index(second)]);
       std::unique_ptr<Datatype> d = b.finish(true);
       d->base_ = base;
       d->name_ = name;
@@ -306,6 +328,45 @@ const Datatype* Datatype::predefined(int index) {
     basic(PURE_COUNT, sizeof(PURE_Count), alignof(PURE_Count), B::count, "PURE_COUNT");
     basic(PURE_PACKED, 1, 1, B::packed, "PURE_PACKED");
     basic(PURE_CXX_BOOL, sizeof(bool), alignof(bool), B::cxx_bool, "PURE_CXX_BOOL");
+    // The C++ complex types are std::complex, which the C types above are
+    // laid out as already: the same data, under the names C++ programs use.
+    basic(PURE_CXX_FLOAT_COMPLEX, sizeof(std::complex<float>), alignof(std::complex<float>),
+          B::cfloat, "PURE_CXX_FLOAT_COMPLEX");
+    basic(PURE_CXX_DOUBLE_COMPLEX, sizeof(std::complex<double>), alignof(std::complex<double>),
+          B::cdouble, "PURE_CXX_DOUBLE_COMPLEX");
+    basic(PURE_CXX_LONG_DOUBLE_COMPLEX, sizeof(std::complex<long double>),
+          alignof(std::complex<long double>), B::cldouble, "PURE_CXX_LONG_DOUBLE_COMPLEX");
+    // MPI-1's bound markers: no data, an explicit lower or upper bound at 0,
+    // which a struct member of this type moves to its displacement.
+    auto marker = [&t](PURE_Datatype handle, bool lower, const char* name) {
+      std::unique_ptr<Datatype> d(new Datatype());
+      d->explicit_lb_ = lower;
+      d->explicit_ub_ = !lower;
+      d->name_ = name;
+      d->predefined_ = true;
+      d->committed_ = true;
+      d->finalize();
+      t[handle_index(handle)] = std::move(d);
+    };
+    marker(PURE_LB, true, "PURE_LB");
+    marker(PURE_UB, false, "PURE_UB");
+    // Fortran's types as C sees them (MPI 3.1 section 3.2.2), with the sizes
+    // of gfortran's defaults: INTEGER, REAL and LOGICAL 4 bytes.
+    basic(PURE_CHARACTER, 1, 1, B::char_, "PURE_CHARACTER");
+    basic(PURE_LOGICAL, 4, 4, B::logical, "PURE_LOGICAL");
+    basic(PURE_INTEGER, 4, 4, B::int32, "PURE_INTEGER");
+    basic(PURE_REAL, 4, alignof(float), B::float_, "PURE_REAL");
+    basic(PURE_DOUBLE_PRECISION, 8, alignof(double), B::double_, "PURE_DOUBLE_PRECISION");
+    basic(PURE_COMPLEX, 8, alignof(float), B::cfloat, "PURE_COMPLEX");
+    basic(PURE_DOUBLE_COMPLEX, 16, alignof(double), B::cdouble, "PURE_DOUBLE_COMPLEX");
+    basic(PURE_INTEGER1, 1, 1, B::int8, "PURE_INTEGER1");
+    basic(PURE_INTEGER2, 2, 2, B::int16, "PURE_INTEGER2");
+    basic(PURE_INTEGER4, 4, 4, B::int32, "PURE_INTEGER4");
+    basic(PURE_INTEGER8, 8, 8, B::int64, "PURE_INTEGER8");
+    basic(PURE_REAL4, 4, alignof(float), B::float_, "PURE_REAL4");
+    basic(PURE_REAL8, 8, alignof(double), B::double_, "PURE_REAL8");
+    basic(PURE_COMPLEX8, 8, alignof(float), B::cfloat, "PURE_COMPLEX8");
+    basic(PURE_COMPLEX16, 16, alignof(double), B::cdouble, "PURE_COMPLEX16");
 
     struct FloatInt { float v; int i; };
     struct DoubleInt { double v; int i; };
@@ -321,65 +382,85 @@ const Datatype* Datatype::predefined(int index) {
     pair(PURE_SHORT_INT, PURE_SHORT, offsetof(ShortInt, i), B::short_int, "PURE_SHORT_INT");
     pair(PURE_LONG_DOUBLE_INT, PURE_LONG_DOUBLE, offsetof(LongDoubleInt, i), B::ldouble_int,
          "PURE_LONG_DOUBLE_INT");
+    // Fortran's MINLOC/MAXLOC pairs: two of one type, the index as the value.
+    pair(PURE_2INTEGER, PURE_INTEGER, 4, B::two_int, "PURE_2INTEGER", PURE_INTEGER);
+    pair(PURE_2REAL, PURE_REAL, 4, B::two_real, "PURE_2REAL", PURE_REAL);
+    pair(PURE_2DOUBLE_PRECISION, PURE_DOUBLE_PRECISION, 8, B::two_double,
+         "PURE_2DOUBLE_PRECISION", PURE_DOUBLE_PRECISION);
     return t;
   }();
   if (index < 0 || static_cast<std::size_t>(index) >= table.size()) return nullptr;
   return table[static_cast<std::size_t>(index)].get();
 }
 
-std::unique_ptr<Datatype> Datatype::contiguous(int count, const Datatype& old) {
+std::unique_ptr<Datatype> Datatype::contiguous(std::int64_t count, const Datatype& old) {
   Builder b;
   b.add(0, static_cast<std::size_t>(count), old);
   return b.finish(false);
 }
 
-std::unique_ptr<Datatype> Datatype::vector(int count, int blocklength, int stride,
-                                           const Datatype& old) {
-  return hvector(count, blocklength, static_cast<std::ptrdiff_t>(stride) * old.extent(), old);
+std::unique_ptr<Datatype> Datatype::vector(std::int64_t count, std::int64_t blocklength,
+                                           std::int64_t stride, const Datatype& old) {
+  return hvector(count, blocklength, checked_mul(stride, old.extent(), "vector stride"), old);
 }
 
-std::unique_ptr<Datatype> Datatype::hvector(int count, int blocklength,
+std::unique_ptr<Datatype> Datatype::hvector(std::int64_t count, std::int64_t blocklength,
                                             std::ptrdiff_t stride_bytes, const Datatype& old) {
   Builder b;
-  for (int i = 0; i < count; ++i) {
+  if (count > 0) checked_mul(count - 1, stride_bytes, "hvector stride");
+  for (std::int64_t i = 0; i < count; ++i) {
     b.add(i * stride_bytes, static_cast<std::size_t>(blocklength), old);
   }
   return b.finish(false);
 }
 
-std::unique_ptr<Datatype> Datatype::indexed(int count, const int* blocklengths,
-                                            const int* displs, const Datatype& old) {
+std::unique_ptr<Datatype> Datatype::indexed(std::int64_t count, const std::int64_t* blocklengths,
+                                            const std::int64_t* displs, const Datatype& old) {
   Builder b;
-  for (int i = 0; i < count; ++i) {
-    b.add(displs[i] * old.extent(), static_cast<std::size_t>(blocklengths[i]), old);
+  for (std::int64_t i = 0; i < count; ++i) {
+    b.add(checked_mul(displs[i], old.extent(), "indexed displacement"),
+          static_cast<std::size_t>(blocklengths[i]), old);
   }
   return b.finish(false);
 }
 
-std::unique_ptr<Datatype> Datatype::indexed_block(int count, int blocklength,
-                                                  const int* displs, const Datatype& old) {
+std::unique_ptr<Datatype> Datatype::indexed_block(std::int64_t count, std::int64_t blocklength,
+                                                  const std::int64_t* displs,
+                                                  const Datatype& old) {
   Builder b;
-  for (int i = 0; i < count; ++i) {
-    b.add(displs[i] * old.extent(), static_cast<std::size_t>(blocklength), old);
+  for (std::int64_t i = 0; i < count; ++i) {
+    b.add(checked_mul(displs[i], old.extent(), "indexed displacement"),
+          static_cast<std::size_t>(blocklength), old);
   }
   return b.finish(false);
 }
 
-std::unique_ptr<Datatype> Datatype::hindexed(int count, const int* blocklengths,
+std::unique_ptr<Datatype> Datatype::hindexed(std::int64_t count, const std::int64_t* blocklengths,
                                              const std::ptrdiff_t* displs_bytes,
                                              const Datatype& old) {
   Builder b;
-  for (int i = 0; i < count; ++i) {
+  for (std::int64_t i = 0; i < count; ++i) {
     b.add(displs_bytes[i], static_cast<std::size_t>(blocklengths[i]), old);
   }
   return b.finish(false);
 }
 
-std::unique_ptr<Datatype> Datatype::create_struct(int count, const int* blocklengths,
+std::unique_ptr<Datatype> Datatype::hindexed_block(std::int64_t count, std::int64_t blocklength,
+                                                   const std::ptrdiff_t* displs_bytes,
+                                                   const Datatype& old) {
+  Builder b;
+  for (std::int64_t i = 0; i < count; ++i) {
+    b.add(displs_bytes[i], static_cast<std::size_t>(blocklength), old);
+  }
+  return b.finish(false);
+}
+
+std::unique_ptr<Datatype> Datatype::create_struct(std::int64_t count,
+                                                  const std::int64_t* blocklengths,
                                                   const std::ptrdiff_t* displs_bytes,
                                                   const Datatype* const* types) {
   Builder b;
-  for (int i = 0; i < count; ++i) {
+  for (std::int64_t i = 0; i < count; ++i) {
     b.add(displs_bytes[i], static_cast<std::size_t>(blocklengths[i]), *types[i]);
   }
   return b.finish(true);
@@ -389,7 +470,7 @@ std::unique_ptr<Datatype> Datatype::resized(const Datatype& old, std::ptrdiff_t 
                                             std::ptrdiff_t extent) {
   std::unique_ptr<Datatype> d = dup(old);
   d->lb_ = lb;
-  d->ub_ = lb + extent;
+  d->ub_ = checked_add(lb, extent, "resized bounds");
   d->explicit_lb_ = true;
   d->explicit_ub_ = true;
   d->committed_ = false;
@@ -412,6 +493,7 @@ std::unique_ptr<Datatype> Datatype::dup(const Datatype& old) {
   d->contiguous_ = old.contiguous_;
   d->committed_ = old.committed_;
   d->base_ = old.base_;
+  d->signature_ = old.signature_;
   return d;
 }
 

@@ -11,7 +11,11 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
+
+#include "types/base_type.h"
+#include "types/signature.h"
 
 namespace pure {
 
@@ -41,14 +45,11 @@ inline bool operator==(const Block& a, const Block& b) {
   return a.offset == b.offset && a.length == b.length;
 }
 
-// The basic element type, used by reductions. `none` for types that mix
-// basic types.
-enum class BaseType : std::uint8_t {
-  none, char_, schar, uchar, byte, wchar, short_, ushort, int_, uint_, long_, ulong_,
-  llong, ullong, float_, double_, ldouble, int8, int16, int32, int64, uint8, uint16,
-  uint32, uint64, c_bool, cfloat, cdouble, cldouble, aint, offset, count, packed,
-  cxx_bool, float_int, double_int, long_int, two_int, short_int, ldouble_int
-};
+struct TypeEnvelope;  // envelope.h
+
+// Predefined datatypes have handle indices below this (pure.h, PURE_DT_);
+// derived ones get the indices from here up.
+constexpr int kPredefinedTypes = 96;
 
 class Datatype {
  public:
@@ -57,29 +58,54 @@ class Datatype {
   // the whole program and is safe to read from any thread.
   static const Datatype* predefined(int index);
 
-  // Derived constructors. Counts are the caller's to validate; each returns
-  // a new, uncommitted type.
-  static std::unique_ptr<Datatype> contiguous(int count, const Datatype& old);
+  // Derived constructors. Counts are the caller's to validate (not
+  // negative, arrays present); each returns a new, uncommitted type. A
+  // displacement times an extent that overflows is an Error (PURE_ERR_ARG).
+  static std::unique_ptr<Datatype> contiguous(std::int64_t count, const Datatype& old);
   // stride in extents of old
-  static std::unique_ptr<Datatype> vector(int count, int blocklength, int stride,
-                                          const Datatype& old);
-  static std::unique_ptr<Datatype> hvector(int count, int blocklength,
+  static std::unique_ptr<Datatype> vector(std::int64_t count, std::int64_t blocklength,
+                                          std::int64_t stride, const Datatype& old);
+  static std::unique_ptr<Datatype> hvector(std::int64_t count, std::int64_t blocklength,
                                            std::ptrdiff_t stride_bytes, const Datatype& old);
   // displs in extents of old
-  static std::unique_ptr<Datatype> indexed(int count, const int* blocklengths,
-                                           const int* displs, const Datatype& old);
-  static std::unique_ptr<Datatype> indexed_block(int count, int blocklength,
-                                                 const int* displs, const Datatype& old);
-  static std::unique_ptr<Datatype> hindexed(int count, const int* blocklengths,
+  static std::unique_ptr<Datatype> indexed(std::int64_t count, const std::int64_t* blocklengths,
+                                           const std::int64_t* displs, const Datatype& old);
+  static std::unique_ptr<Datatype> indexed_block(std::int64_t count, std::int64_t blocklength,
+                                                 const std::int64_t* displs, const Datatype& old);
+  static std::unique_ptr<Datatype> hindexed(std::int64_t count, const std::int64_t* blocklengths,
                                             const std::ptrdiff_t* displs_bytes,
                                             const Datatype& old);
-  static std::unique_ptr<Datatype> create_struct(int count, const int* blocklengths,
+  static std::unique_ptr<Datatype> hindexed_block(std::int64_t count, std::int64_t blocklength,
+                                                  const std::ptrdiff_t* displs_bytes,
+                                                  const Datatype& old);
+  static std::unique_ptr<Datatype> create_struct(std::int64_t count,
+                                                 const std::int64_t* blocklengths,
                                                  const std::ptrdiff_t* displs_bytes,
                                                  const Datatype* const* types);
   static std::unique_ptr<Datatype> resized(const Datatype& old, std::ptrdiff_t lb,
                                            std::ptrdiff_t extent);
   // Same layout and committed state; never predefined.
   static std::unique_ptr<Datatype> dup(const Datatype& old);
+
+  // MPI_Type_create_subarray and MPI_Type_create_darray (array_types.cpp):
+  // the type map of the section, in the array's storage order (order_c:
+  // the last dimension varies fastest), lb 0 and the whole array as extent.
+  // The arguments must have passed check_subarray / check_darray.
+  enum class Order { c, fortran };
+  static std::unique_ptr<Datatype> subarray(int ndims, const std::int64_t* sizes,
+                                            const std::int64_t* subsizes,
+                                            const std::int64_t* starts, Order order,
+                                            const Datatype& old);
+  enum class Distribution { block, cyclic, none };
+  // darg <= 0 asks for the default (MPI_DISTRIBUTE_DFLT_DARG).
+  struct DarrayDim {
+    std::int64_t gsize;
+    Distribution distribution;
+    std::int64_t darg;
+    int psize;
+  };
+  static std::unique_ptr<Datatype> darray(int size, int rank, int ndims, const DarrayDim* dims,
+                                          Order order, const Datatype& old);
 
   Datatype(const Datatype&) = delete;
   Datatype& operator=(const Datatype&) = delete;
@@ -98,13 +124,26 @@ class Datatype {
   const std::vector<Block>& blocks() const { return blocks_; }
   // The single basic type all data consists of, or none.
   BaseType base() const { return base_; }
+  // The basic elements in type-map order (signature.h).
+  const Signature& signature() const { return *signature_; }
+  const SignatureRef& signature_ref() const { return signature_; }
   // Largest alignment of the basic types inside; decides struct padding.
   std::size_t alignment() const { return alignment_; }
   bool predefined() const { return predefined_; }
   bool committed() const { return committed_; }
   void commit() { committed_ = true; }
-  // "PURE_INT" etc. for predefined types, "derived datatype" otherwise.
+  // "PURE_INT" etc. for predefined types, "derived datatype" otherwise:
+  // what error messages call the type.
   const char* name() const { return name_; }
+
+  // How the type was built (envelope.h): nullptr for a predefined type.
+  // Set once by whoever constructs the type, before it gets a handle.
+  const TypeEnvelope* envelope() const { return envelope_.get(); }
+  void set_envelope(std::shared_ptr<const TypeEnvelope> e) { envelope_ = std::move(e); }
+  // The name pure_type_set_name gave it (empty: none). Like committed, only
+  // the owning rank's thread reads or writes it.
+  const std::string& label() const { return label_; }
+  void set_label(std::string label) { label_ = std::move(label); }
 
   // Packed offset of blocks()[i] within one element; one extra entry holds
   // size(). Lets a cursor find any packed byte with a binary search.
@@ -133,8 +172,17 @@ class Datatype {
   bool predefined_ = false;
   bool committed_ = false;
   BaseType base_ = BaseType::none;
+  SignatureRef signature_ = Signature::empty();
   const char* name_ = "derived datatype";
+  std::shared_ptr<const TypeEnvelope> envelope_;
+  std::string label_;
 };
+
+// a * b and a + b for displacements, extents and spans: a result that does
+// not fit an address is the caller's bad argument (Error, PURE_ERR_ARG,
+// naming `what`), never a wrapped layout.
+std::ptrdiff_t checked_mul(std::ptrdiff_t a, std::ptrdiff_t b, const char* what);
+std::ptrdiff_t checked_add(std::ptrdiff_t a, std::ptrdiff_t b, const char* what);
 
 // Copy packed bytes [byte_begin, byte_end) of the source layout into the same
 // packed byte range of the destination layout. "Packed bytes" are the data of

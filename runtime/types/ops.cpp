@@ -1,6 +1,7 @@
 #include "types/ops.h"
 
 #include <algorithm>
+#include <climits>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -32,26 +33,28 @@ template <class T> struct Band { static T f(T a, T b) { return static_cast<T>(a 
 template <class T> struct Bor { static T f(T a, T b) { return static_cast<T>(a | b); } };
 template <class T> struct Bxor { static T f(T a, T b) { return static_cast<T>(a ^ b); } };
 
-// MINLOC/MAXLOC on dense records: the value, then an int right behind it
+// MINLOC/MAXLOC on dense records: the value, then its index right behind it
 // (the packed form of the pair types; for FLOAT_INT and 2INT also the C
-// struct). Ties keep the smaller index, as MPI specifies.
-template <class V, bool kMin>
+// struct). The index is an int, or for Fortran's 2REAL and
+// 2DOUBLE_PRECISION of the value's type. Ties keep the smaller index, as
+// MPI specifies.
+template <class V, bool kMin, class I = int>
 void pair_apply(const void* in, void* inout, std::size_t n) {
-  constexpr std::size_t rec = sizeof(V) + sizeof(int);
+  constexpr std::size_t rec = sizeof(V) + sizeof(I);
   const auto* a = static_cast<const unsigned char*>(in);
   auto* b = static_cast<unsigned char*>(inout);
   for (std::size_t i = 0; i < n; ++i, a += rec, b += rec) {
     V va, vb;
-    int ia, ib;
+    I ia, ib;
     std::memcpy(&va, a, sizeof(V));
     std::memcpy(&vb, b, sizeof(V));
-    std::memcpy(&ia, a + sizeof(V), sizeof(int));
-    std::memcpy(&ib, b + sizeof(V), sizeof(int));
+    std::memcpy(&ia, a + sizeof(V), sizeof(I));
+    std::memcpy(&ib, b + sizeof(V), sizeof(I));
     const bool better = kMin ? va < vb : vb < va;
     if (better) {
       std::memcpy(b, a, rec);
     } else if (!(va < vb) && !(vb < va) && ia < ib) {
-      std::memcpy(b + sizeof(V), &ia, sizeof(int));
+      std::memcpy(b + sizeof(V), &ia, sizeof(I));
     }
   }
 }
@@ -68,10 +71,10 @@ Category category(BaseType b) {
       return Category::integer;
     case B::float_: case B::double_: case B::ldouble: return Category::floating;
     case B::cfloat: case B::cdouble: case B::cldouble: return Category::complex;
-    case B::c_bool: case B::cxx_bool: return Category::logical;
+    case B::c_bool: case B::cxx_bool: case B::logical: return Category::logical;
     case B::byte: return Category::byte;
     case B::float_int: case B::double_int: case B::long_int: case B::two_int:
-    case B::short_int: case B::ldouble_int:
+    case B::short_int: case B::ldouble_int: case B::two_real: case B::two_double:
       return Category::pair;
     default: return Category::none;
   }
@@ -125,8 +128,11 @@ Kernel complex_kernel(BaseType b) {
   }
 }
 
+// C's _Bool and C++'s bool are one byte; Fortran's LOGICAL is an int whose
+// truth is "not zero" (the result is 0 or 1, gfortran's .false. and .true.).
 template <template <class> class F>
-Kernel logical_kernel(BaseType) {
+Kernel logical_kernel(BaseType b) {
+  if (b == BaseType::logical) return &apply<std::int32_t, F<std::int32_t>>;
   return &apply<bool, F<bool>>;
 }
 
@@ -140,6 +146,8 @@ Kernel pair_kernel(BaseType b) {
     case B::two_int: return &pair_apply<int, kMin>;
     case B::short_int: return &pair_apply<short, kMin>;
     case B::ldouble_int: return &pair_apply<long double, kMin>;
+    case B::two_real: return &pair_apply<float, kMin, float>;
+    case B::two_double: return &pair_apply<double, kMin, double>;
     default: return nullptr;
   }
 }
@@ -194,7 +202,7 @@ Kernel predefined_kernel(int op, BaseType b) {
   }
 }
 
-static_assert(handle_index(PURE_LONG_DOUBLE_INT) < kPredefinedTypes,
+static_assert(handle_index(PURE_COMPLEX16) < kPredefinedTypes,
               "every predefined datatype has a row in dense_kernels");
 
 const DenseKernelTable dense_kernels = [] {
@@ -241,6 +249,7 @@ std::size_t item_size(BaseType b) {
     case B::double_: return sizeof(double);
     case B::ldouble: return sizeof(long double);
     case B::c_bool: case B::cxx_bool: return sizeof(bool);
+    case B::logical: return 4;
     case B::cfloat: return sizeof(std::complex<float>);
     case B::cdouble: return sizeof(std::complex<double>);
     case B::cldouble: return sizeof(std::complex<long double>);
@@ -250,6 +259,8 @@ std::size_t item_size(BaseType b) {
     case B::two_int: return 2 * sizeof(int);
     case B::short_int: return sizeof(short) + sizeof(int);
     case B::ldouble_int: return sizeof(long double) + sizeof(int);
+    case B::two_real: return 2 * sizeof(float);
+    case B::two_double: return 2 * sizeof(double);
     case B::none: return 0;
   }
   return 0;
@@ -259,7 +270,7 @@ Reduction::Reduction(const OpRef& op, const Datatype& type, PURE_Datatype handle
                      std::size_t count)
     : type_(type), handle_(handle), count_(count), bytes_(count * type.size()) {
   if (op.predefined == 0) {
-    fn_ = op.user.fn;
+    user_ = op.user;
     if (type.extent() <= 0 && count > 0)
       fail(PURE_ERR_TYPE, "a user op needs a datatype with a positive extent (%s has extent %td)",
            type.name(), type.extent());
@@ -290,9 +301,20 @@ void Reduction::combine(const void* in, void* inout, std::size_t n) const {
     kernel_(in, inout, n);
     return;
   }
-  int len = static_cast<int>(n);
   PURE_Datatype handle = handle_;
-  fn_(const_cast<void*>(in), inout, &len, &handle);
+  if (user_.fn_c) {
+    PURE_Count len = static_cast<PURE_Count>(n);
+    user_.fn_c(const_cast<void*>(in), inout, &len, &handle);
+    return;
+  }
+  // An int-length op gets the run in pieces that fit its length.
+  for (std::size_t done = 0; done < n;) {
+    const std::size_t piece = std::min<std::size_t>(n - done, INT_MAX);
+    int len = static_cast<int>(piece);
+    user_.fn(const_cast<char*>(static_cast<const char*>(in)) + done * stride_,
+             static_cast<char*>(inout) + done * stride_, &len, &handle);
+    done += piece;
+  }
 }
 
 void Reduction::copy(const void* from, void* to, std::size_t n) const {

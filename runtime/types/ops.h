@@ -32,8 +32,11 @@ constexpr int kFirstUserOp = 64;
 // inout[i] = in[i] op inout[i] for i < n; in and inout never overlap.
 using Kernel = void (*)(const void* in, void* inout, std::size_t n);
 
+// A user op: a function of pure_op_create, whose length is an int, or of
+// pure_op_create_c, whose length is a PURE_Count; one of the two is set.
 struct UserOp {
   PURE_User_function* fn = nullptr;
+  PURE_User_function_c* fn_c = nullptr;
   bool commute = true;
 };
 
@@ -50,9 +53,6 @@ const char* op_name(int predefined);
 Kernel predefined_kernel(int op, BaseType base);
 // Bytes of one dense item of a basic type (a packed record for pair types).
 std::size_t item_size(BaseType base);
-
-// Predefined datatypes have handle indices below this (pure.h, PURE_DT_).
-constexpr int kPredefinedTypes = 64;
 
 // The index of a predefined datatype handle, or -1 for a derived type or a
 // handle that is not a datatype at all.
@@ -155,7 +155,7 @@ class Reduction {
   PURE_Datatype handle_;
   std::size_t count_;
   Kernel kernel_ = nullptr;
-  PURE_User_function* fn_ = nullptr;
+  UserOp user_;
   bool packed_ = false;
   std::size_t stride_ = 0;
   std::size_t items_ = 0;

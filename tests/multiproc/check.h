@@ -27,3 +27,6 @@ inline thread_local int g_rank = -1, g_size = -1;
 // Mode `requests` (requests_check.cpp): nonblocking collectives, comm_idup,
 // persistent requests, matched probes, cancelled sends, isendrecv.
 void run_requests();
+// Mode `datatypes` (datatypes_check.cpp): derived types, PURE_BOTTOM, basic
+// elements, large counts and external32 between processes.
+void run_datatypes();

@@ -5,7 +5,7 @@
 // the check and the values and ends the job with exit code 1. On success
 // rank 0 prints "multiproc_check MODE: ok (N ranks, P processes)".
 //
-//   multiproc_check p2p | coll | comm | tasks | stress | requests | huge | tagoverflow
+//   multiproc_check p2p | coll | comm | tasks | stress | requests | datatypes | huge | tagoverflow
 #include <pure/pure.h>
 
 #include <algorithm>
@@ -856,6 +856,7 @@ extern "C" int pure_main(int argc, char** argv) {
   else if (mode == "stress") run_stress();
   else if (mode == "huge") run_huge();
   else if (mode == "requests") run_requests();
+  else if (mode == "datatypes") run_datatypes();
   else if (mode == "fibersplit") run_fibersplit();
   else if (mode == "tagoverflow") {
     int* ub = nullptr;

@@ -21,7 +21,9 @@ class MpiReferences : public MatchFinder::MatchCallback {
   void run(const MatchFinder::MatchResult& r) override {
     if (const auto* ref = r.Nodes.getNodeAs<clang::DeclRefExpr>("ref")) {
       const clang::NamedDecl* d = ref->getDecl();
-      if (tu_.place(d->getLocation()) == Place::library)
+      // A call of an MPI function the parse header does not declare is an
+      // implicit declaration (C): MPI's, since MPI reserves the prefix.
+      if (tu_.place(d->getLocation()) == Place::library || d->isImplicit())
         tu_.mpi_reference(ref->getLocation(), d->getName());
     } else if (const auto* tl = r.Nodes.getNodeAs<clang::TypeLoc>("type")) {
       // `const MPI_Status *` matches as the qualified type; the name is in

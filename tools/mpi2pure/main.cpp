@@ -207,13 +207,21 @@ int main(int argc, char** argv) {
     die("no mpi.h in '" + mpi_include + "' (set --mpi-include or MPI2PURE_MPI_INCLUDE)");
 
   // Open MPI's header as a system header, so that it is never rewritten and
-  // its own MPI names are not the user's; its C++ bindings stay out.
-  std::vector<std::string> args = {"-isystem", mpi_include, "-resource-dir", resource_dir,
+  // its own MPI names are not the user's; its C++ bindings stay out. In
+  // front of it, Pure's wrapper (mpi_wrapper.h), which includes it and then
+  // declares what Pure supports and the header lacks.
+  static const char kWrapperDir[] = "/pure-mpi2pure/include";
+  session.options.library_prefixes.push_back("/pure-mpi2pure/");
+  std::vector<std::string> args = {"-isystem", kWrapperDir, "-isystem", mpi_include,
+                                   "-resource-dir", resource_dir,
                                    "-DOMPI_SKIP_MPICXX=1", "-DMPICH_SKIP_MPICXX=1",
                                    "-Wno-everything", "-ferror-limit=20"};
   args.insert(args.end(), flags.begin(), flags.end());
   clang::tooling::FixedCompilationDatabase db(".", args);
   clang::tooling::ClangTool tool(db, sources);
+  tool.mapVirtualFile(std::string(kWrapperDir) + "/mpi.h",
+#include "mpi_wrapper.inc"
+  );
   auto factory = mpi2pure::make_action_factory(session);
   const int parsed = tool.run(factory.get());
   session.report.flush();

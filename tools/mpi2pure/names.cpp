@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/GlobPattern.h"
 
 namespace mpi2pure {
 namespace {
@@ -15,6 +17,11 @@ struct NamePair {
 
 constexpr NamePair kMpiNames[] = {
 #include "mpi_names.inc"
+};
+
+// Pattern and reason.
+constexpr NamePair kUnsupported[] = {
+#include "unsupported_names.inc"
 };
 
 // C library calls that get a per-rank form (pure/compat.h).
@@ -162,9 +169,29 @@ std::optional<llvm::StringRef> pure_name(llvm::StringRef mpi_name) {
     for (const NamePair& p : kMpiNames) m[p.from] = p.to;
     return m;
   }();
+  // PMPI_ names the same functions (the profiling interface): Pure has one
+  // implementation of each, and no tool layer to put between.
+  if (mpi_name.startswith("PMPI_")) {
+    auto it = table.find(("MPI_" + mpi_name.drop_front(5)).str());
+    if (it == table.end() || !it->second.startswith("pure_")) return std::nullopt;
+    return it->second;
+  }
   auto it = table.find(mpi_name);
   if (it == table.end()) return std::nullopt;
   return it->second;
+}
+
+std::optional<llvm::StringRef> unsupported_reason(llvm::StringRef mpi_name) {
+  static const std::vector<std::pair<llvm::GlobPattern, llvm::StringRef>> patterns = [] {
+    std::vector<std::pair<llvm::GlobPattern, llvm::StringRef>> v;
+    for (const NamePair& p : kUnsupported)
+      if (auto g = llvm::GlobPattern::create(p.from)) v.emplace_back(std::move(*g), p.to);
+    return v;
+  }();
+  const llvm::StringRef name = mpi_name.startswith("PMPI_") ? mpi_name.drop_front(1) : mpi_name;
+  for (const auto& [pattern, reason] : patterns)
+    if (pattern.match(name)) return reason;
+  return std::nullopt;
 }
 
 std::optional<llvm::StringRef> libc_replacement(llvm::StringRef function) {

@@ -14,8 +14,13 @@ namespace mpi2pure {
 bool is_mpi_name(llvm::StringRef name);
 
 // Pure's counterpart of a supported MPI name (MPI_Comm_rank -> pure_comm_rank,
-// MPI_INT -> PURE_INT, MPI_Comm -> PURE_Comm); nothing when Pure lacks it.
+// MPI_INT -> PURE_INT, MPI_Comm -> PURE_Comm; a profiling name PMPI_Send
+// -> pure_send, the same function); nothing when Pure lacks it.
 std::optional<llvm::StringRef> pure_name(llvm::StringRef mpi_name);
+
+// Why Pure does not support an MPI name, from unsupported_names.txt;
+// nothing when the list does not name it.
+std::optional<llvm::StringRef> unsupported_reason(llvm::StringRef mpi_name);
 
 // The pure/compat.h stand-in for a C library function (exit -> pure_exit,
 // strtok -> pure_strtok); nothing when the call stays as it is.

@@ -75,12 +75,19 @@ class Hooks : public clang::PPCallbacks {
   }
 
  private:
-  // A use of a macro that <mpi.h> defines (MPI_COMM_WORLD, MPI_INT, ...).
+  // A use of a macro that <mpi.h> defines (MPI_COMM_WORLD, MPI_INT, ...),
+  // or a test of one (#ifdef, defined): the name of one that no header
+  // defines is rewritten when Pure has it (#ifdef MPI_Send_c), reported
+  // when Pure knows not to support it, and the program's own otherwise.
   void mpi_macro(const clang::Token& name, const clang::MacroDefinition& md) {
     const clang::IdentifierInfo* ii = name.getIdentifierInfo();
     if (!ii || !is_mpi_name(ii->getName())) return;
     const clang::MacroInfo* mi = md.getMacroInfo();
-    if (!mi || tu_.place(mi->getDefinitionLoc()) != Place::library) return;
+    if (mi) {
+      if (tu_.place(mi->getDefinitionLoc()) != Place::library) return;
+    } else if (!pure_name(ii->getName()) && !unsupported_reason(ii->getName())) {
+      return;
+    }
     tu_.mpi_reference(name.getLocation(), ii->getName());
   }
 

@@ -99,10 +99,14 @@ void TuContext::mpi_reference(SourceLocation loc, llvm::StringRef name) {
   }
   if (auto to = pure_name(name)) {
     replace(spelled, static_cast<unsigned>(name.size()), to->str());
-  } else if (session.options.allow_unsupported) {
-    session.report.warning(where(spelled), name.str() + " is not supported by Pure; left unchanged");
+    return;
+  }
+  std::string why = name.str() + " is not supported by Pure";
+  if (auto reason = unsupported_reason(name)) why += " (" + reason->str() + ")";
+  if (session.options.allow_unsupported) {
+    session.report.warning(where(spelled), why + "; left unchanged");
   } else {
-    session.report.error(where(spelled), name.str() + " is not supported by Pure");
+    session.report.error(where(spelled), why);
   }
 }
 
@@ -113,15 +117,20 @@ void TuContext::macro_body_name(SourceLocation loc, llvm::StringRef name) {
 // True when `name` is declared or defined by a library header (that is,
 // <mpi.h>), or is a name Pure maps: then a user macro that mentions it means
 // the MPI entity. A user's own MPI_CHECK macro or MPI_-prefixed function is
-// neither, and stays.
+// neither, and stays. A name nothing declares is MPI's when it is one Pure
+// knows not to support (the MPI library's header may lack it: MPI-4 names
+// against Open MPI 4's), and the program's own otherwise.
 bool TuContext::is_mpi_entity(clang::ASTContext& ast, llvm::StringRef name) {
   if (pure_name(name)) return true;
   clang::IdentifierInfo* ii = pp.getIdentifierInfo(name);
   if (const clang::MacroInfo* mi = pp.getMacroDefinition(ii).getMacroInfo())
     return place(mi->getDefinitionLoc()) == Place::library;
-  for (const clang::NamedDecl* d : ast.getTranslationUnitDecl()->lookup(ii))
+  bool declared = false;
+  for (const clang::NamedDecl* d : ast.getTranslationUnitDecl()->lookup(ii)) {
     if (place(d->getLocation()) == Place::library) return true;
-  return false;
+    declared = true;
+  }
+  return !declared && unsupported_reason(name).has_value();
 }
 
 void TuContext::finish(clang::ASTContext& ast) {
