@@ -70,22 +70,27 @@ if step "MPICH build (build-mpich/)" mpich_build; then
     ctest --test-dir build-mpich -L multiproc -j2 --output-on-failure --timeout 300 --no-tests=error
 fi
 
+# The whole p2p, collective and task suites run again with every job traced
+# (tests/CMakeLists.txt, *_traced) in the Release tree; under the sanitizers
+# the suites run once, tracing hooks included (trace_test).
+traced_reruns='_traced$'
+
 # Assertions stay on in this tree (no -DNDEBUG): the runtime's asserts check
 # protocol invariants that only concurrency exercises.
 tsan_build() {
   cmake -S . -B build-tsan -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_TRANSLATOR=OFF \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
+    -DPURE_BUILD_APPS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" &&
     cmake --build build-tsan -j2
 }
 if step "ThreadSanitizer build (build-tsan/)" tsan_build; then
   export TSAN_OPTIONS=${TSAN_OPTIONS:-second_deadlock_stack=1}
   step "ThreadSanitizer concurrency tests" "${no_aslr[@]}" \
-    ctest --test-dir build-tsan -L concurrency -j2 --output-on-failure --timeout 900 \
-    --no-tests=error
+    ctest --test-dir build-tsan -L concurrency -E "$traced_reruns" -j2 --output-on-failure \
+    --timeout 900 --no-tests=error
   step "ThreadSanitizer concurrency tests, PURE_FIBERS=off" env PURE_FIBERS=off "${no_aslr[@]}" \
-    ctest --test-dir build-tsan -L concurrency -j2 --output-on-failure --timeout 900 \
-    --no-tests=error
+    ctest --test-dir build-tsan -L concurrency -E "$traced_reruns" -j2 --output-on-failure \
+    --timeout 900 --no-tests=error
 fi
 
 clang_tsan_build() {
@@ -97,11 +102,11 @@ clang_tsan_build() {
 }
 if step "Clang ThreadSanitizer build (build-tsan-clang/)" clang_tsan_build; then
   step "Clang ThreadSanitizer concurrency tests" "${no_aslr[@]}" \
-    ctest --test-dir build-tsan-clang -L concurrency -j2 --output-on-failure --timeout 900 \
-    --no-tests=error
+    ctest --test-dir build-tsan-clang -L concurrency -E "$traced_reruns" -j2 \
+    --output-on-failure --timeout 900 --no-tests=error
   step "Clang ThreadSanitizer concurrency tests, PURE_FIBERS=off" env PURE_FIBERS=off "${no_aslr[@]}" \
-    ctest --test-dir build-tsan-clang -L concurrency -j2 --output-on-failure --timeout 900 \
-    --no-tests=error
+    ctest --test-dir build-tsan-clang -L concurrency -E "$traced_reruns" -j2 \
+    --output-on-failure --timeout 900 --no-tests=error
 fi
 
 elapsed=$((SECONDS - start))
