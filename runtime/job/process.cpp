@@ -94,6 +94,11 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
     observers_->attach(scheduler_->worker(size_ + h).waiter(), h, true);
 }
 
+void Process::stop_sampling() {
+  std::lock_guard<std::mutex> lock(watchdog_mutex_);
+  sampling_ = false;
+}
+
 void Process::observe_end(bool aborting) {
   std::vector<PURE_Task_stats> tasks;
   for (int i = 0; i < size_; ++i) tasks.push_back(scheduler_->worker(i).stats());
@@ -122,6 +127,7 @@ void Process::abort(int code, const std::string& message) {
     if (observers_ && (observers_->tracing() || observers_->counting())) {
       const int self = Rank::current() ? 1 : 0;
       for (int i = 0; i < 500 && running_.load(std::memory_order_acquire) > self; ++i) usleep(1000);
+      stop_sampling();
       observe_end(true);
     }
     cluster_->abort(code);
@@ -218,6 +224,7 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
   for (auto& t : threads) t.join();
   scheduler_->stop_helpers();
   if (config_.stats && config_.stats_path.empty()) print_settings();
+  stop_sampling();
   observe_end(aborted());
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
@@ -310,7 +317,7 @@ void Process::watchdog() {
       if (auto round = vote->poll(0, true, last_progress); round && round->all_done) vote = nullptr;
       continue;
     }
-    if (observers_->tracing()) {
+    if (observers_->tracing() && sampling_) {
       std::uint64_t parked = 0;
       for (int i = 0; i < size_; ++i) parked += peers_.parker(i).announced() ? 1 : 0;
       const std::int64_t queued = observers_->queued_messages().load(std::memory_order_relaxed);

@@ -101,6 +101,7 @@ class Process {
   void print_settings() const;
   // Writes the trace and statistics (Observers::finish).
   void observe_end(bool aborting);
+  void stop_sampling();  // before the trace is read: the watchdog's samples end
 
   Config config_;
   RankMap map_;
@@ -134,6 +135,10 @@ class Process {
   std::mutex watchdog_mutex_;
   std::condition_variable watchdog_cv_;
   bool job_done_ = false;
+  // The watchdog samples the trace's counters while this is true; cleared
+  // (under watchdog_mutex_, which the watchdog holds while it samples)
+  // before the trace is read.
+  bool sampling_ = true;
   std::atomic<int> running_{0};
 };
 
