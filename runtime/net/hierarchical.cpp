@@ -38,6 +38,7 @@
 
 #include "net/cluster.h"
 #include "net/hierarchical.h"
+#include "net/mpi_layout.h"
 #include "net/stage.h"
 
 namespace pure::hier {
@@ -104,34 +105,27 @@ void deliver_block(Stage& s, const char* data, std::size_t bytes, void* buf, std
 
 // ---- reductions ----
 
+// The MPI type of a basic type whose items MPI's own reductions fold as
+// Pure's views lay them out: the plain numbers. Pairs (packed records in a
+// view), complex and the address-sized types are folded by Pure.
 MPI_Datatype mpi_base(BaseType b) {
   switch (b) {
-    case BaseType::char_: return MPI_CHAR;
-    case BaseType::schar: return MPI_SIGNED_CHAR;
-    case BaseType::uchar: return MPI_UNSIGNED_CHAR;
-    case BaseType::byte: return MPI_BYTE;
-    case BaseType::wchar: return MPI_WCHAR;
-    case BaseType::short_: return MPI_SHORT;
-    case BaseType::ushort: return MPI_UNSIGNED_SHORT;
-    case BaseType::int_: return MPI_INT;
-    case BaseType::uint_: return MPI_UNSIGNED;
-    case BaseType::long_: return MPI_LONG;
-    case BaseType::ulong_: return MPI_UNSIGNED_LONG;
-    case BaseType::llong: return MPI_LONG_LONG;
-    case BaseType::ullong: return MPI_UNSIGNED_LONG_LONG;
-    case BaseType::float_: return MPI_FLOAT;
-    case BaseType::double_: return MPI_DOUBLE;
-    case BaseType::ldouble: return MPI_LONG_DOUBLE;
-    case BaseType::int8: return MPI_INT8_T;
-    case BaseType::int16: return MPI_INT16_T;
-    case BaseType::int32: return MPI_INT32_T;
-    case BaseType::int64: return MPI_INT64_T;
-    case BaseType::uint8: return MPI_UINT8_T;
-    case BaseType::uint16: return MPI_UINT16_T;
-    case BaseType::uint32: return MPI_UINT32_T;
-    case BaseType::uint64: return MPI_UINT64_T;
-    case BaseType::c_bool: return MPI_C_BOOL;
-    default: return MPI_DATATYPE_NULL;  // pairs (packed records), complex, ...: folded by Pure
+    case BaseType::float_int:
+    case BaseType::double_int:
+    case BaseType::long_int:
+    case BaseType::two_int:
+    case BaseType::short_int:
+    case BaseType::ldouble_int:
+    case BaseType::cfloat:
+    case BaseType::cdouble:
+    case BaseType::cldouble:
+    case BaseType::aint:
+    case BaseType::offset:
+    case BaseType::count:
+    case BaseType::cxx_bool:
+      return MPI_DATATYPE_NULL;
+    default:
+      return mpi_memory_type(b);
   }
 }
 
