@@ -60,7 +60,9 @@ void traced_work(int rank, int size) {
   }
   // Rank 0 to rank 1 on two tags, received by a wildcard tag: an arrow each.
   for (int k = 0; k < kTagged; ++k) {
-    if (rank == 0) EXPECT_PURE_OK(pure_send(&k, 1, PURE_INT, 1, k % 2, W));
+    if (rank == 0) {
+      EXPECT_PURE_OK(pure_send(&k, 1, PURE_INT, 1, k % 2, W));
+    }
     if (rank == 1) {
       int got = -1;
       EXPECT_PURE_OK(pure_recv(&got, 1, PURE_INT, 0, PURE_ANY_TAG, W, PURE_STATUS_IGNORE));
