@@ -7,8 +7,12 @@
 // pthread_create here is the one libgomp (OpenMP teams) and libstdc++
 // (std::thread) call, and the program's own calls. C11's thrd_create calls
 // glibc's pthread_create internally, not through the symbol, so it is
-// defined here too. The real pthread_create is the next definition
-// (RTLD_NEXT): glibc's, or a sanitizer's that wraps it.
+// defined here too. The real pthread_create is a sanitizer's wrapper when
+// one is linked, else the next definition (RTLD_NEXT, glibc's). Clang links
+// its sanitizer runtime into the executable, where its pthread_create is a
+// weak alias this file's definition overrides; RTLD_NEXT would then skip the
+// wrapper and the new thread would run without the sanitizer's thread state,
+// so the wrapper is taken by its own name, __interceptor_pthread_create.
 #include <dlfcn.h>
 #include <locale.h>
 #include <pthread.h>
@@ -19,13 +23,19 @@
 
 #include "pure/compat.h"
 
+// Defined only when a sanitizer runtime is linked (null otherwise).
+extern "C" int __interceptor_pthread_create(pthread_t*, const pthread_attr_t*,
+                                            void* (*)(void*), void*) __attribute__((weak));
+
 namespace {
 
 using PthreadCreate = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
 
 PthreadCreate real_pthread_create() {
   static const PthreadCreate real =
-      reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
+      __interceptor_pthread_create != nullptr
+          ? &__interceptor_pthread_create
+          : reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
   return real;
 }
 
