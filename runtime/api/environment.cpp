@@ -5,11 +5,12 @@
 #include <cstring>
 
 #include "api/call.h"
+#include "collectives/call_log.h"
+#include "composite/route.h"
 
 // Declared in pure/mpi_names.h, whose start-up constructor must not be part
 // of the runtime itself.
 extern "C" void pure_report_mpi_names(void);
-#include "composite/route.h"
 
 using namespace pure;
 using namespace pure::api;
@@ -105,7 +106,12 @@ int pure_finalize(void) {
     // before every rank of the job has entered it, so a rank that ends right
     // after (with any exit status) never cuts short another's work before
     // its finalize (job/process.cpp decides the job's status at the end).
-    route::barrier(c.rank.member(), *c.rank.comm(PURE_COMM_WORLD), "pure_finalize");
+    Comm& world = *c.rank.comm(PURE_COMM_WORLD);
+    route::barrier(c.rank.member(), world, "pure_finalize");
+    // Every rank's last calls on the world are logged now: a mismatch that
+    // passed unnoticed (a bcast root leaves at once; a barrier may meet
+    // another collective's round) is reported rather than ending in silence.
+    coll::check_calls(world);
     c.rank.set_state(Rank::State::finalized);
   });
 }

@@ -13,6 +13,9 @@ constexpr long kRemotePollNs = 50'000;
 // A fiber that has waited this many rounds also offers its core to other
 // threads at each turn, should the job share the machine.
 constexpr std::uint32_t kFiberKernelYieldRounds = 64;
+// A wait with a check (WaitSite::check) runs it every this many rounds (a
+// few microseconds apart while spinning), and before each park.
+constexpr std::uint32_t kCheckEveryRounds = 64;
 }  // namespace
 
 Waiter::Waiter(BackoffPolicy policy, Fibers* fibers, int fiber, const std::atomic<int>* abort_code)
@@ -75,6 +78,9 @@ void Waiter::loop(FunctionRef<bool()> done, const WaitSite& site, unsigned flags
       if (done()) break;
       Parker::sleep_for(kRemotePollNs);
     } else {
+      // A parked thread's rounds are up to park_timeout_ns apart: the site's
+      // check runs before each park too.
+      if (site.check) run_check(site, began, how);
       // Announce, re-check, sleep: a notify() between the re-check and the
       // sleep is not lost (parker.h).
       const std::uint32_t token = parker_.prepare();
@@ -93,8 +99,18 @@ void Waiter::loop(FunctionRef<bool()> done, const WaitSite& site, unsigned flags
       how = std::max(how, trace::How::park);
     }
     ++round;
+    if (site.check && round % kCheckEveryRounds == 0) run_check(site, began, how);
   }
   if (entered) leave(site, began, how);
+}
+
+void Waiter::run_check(const WaitSite& site, std::uint64_t began, trace::How how) {
+  try {
+    site.check(site.check_arg);
+  } catch (...) {
+    leave(site, began, how);
+    throw;
+  }
 }
 
 void Waiter::leave(const WaitSite& site, std::uint64_t began, trace::How how) {

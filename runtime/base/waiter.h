@@ -62,6 +62,11 @@ struct WaitSite {
   int peer;             // communicator rank or -1
   int tag;
   bool remote = false;  // waits on another process (MPI): poll, never sleep long
+  // Called now and then while the wait goes on (never on its first rounds),
+  // with `check_arg`: it throws an Error when the wait can never end, e.g.
+  // members of a communicator in different collectives (collectives/call_log.h).
+  void (*check)(const void*) = nullptr;
+  const void* check_arg = nullptr;
 };
 
 // What the deadlock watchdog sees of one thread: whether it is blocked, where,
@@ -222,6 +227,8 @@ class Waiter {
  private:
   // The rounds of the wait loop, out of line: compiled once, in waiter.cpp.
   void loop(FunctionRef<bool()> done, const WaitSite& site, unsigned flags);
+  // Runs the site's check; a wait it ends (by throwing) is left first.
+  void run_check(const WaitSite& site, std::uint64_t began, trace::How how);
   // The wait that began at `began` (observed waits) ends, having reached `how`.
   void leave(const WaitSite& site, std::uint64_t began, trace::How how);
 

@@ -49,6 +49,7 @@
 #include "base/cpu.h"
 #include "base/parker.h"
 #include "base/peers.h"
+#include "collectives/call_log.h"
 #include "collectives/ring.h"
 #include "comm/comm.h"
 
@@ -161,7 +162,8 @@ class Dropbox : public Comm::Part {
         cursors_(new RingCursor[static_cast<std::size_t>(size_)]),
         reduce_ring_(new Line[static_cast<std::size_t>(size_) * kRingDepth]),
         pair_stage_(size_ == 2 ? new PairStage[4] : nullptr),
-        a2a_cursors_(new AlltoallCursor[static_cast<std::size_t>(size_)]) {
+        a2a_cursors_(new AlltoallCursor[static_cast<std::size_t>(size_)]),
+        call_logs_(new CallLog[static_cast<std::size_t>(size_)]) {
     for (int k = 0; k < size_; ++k)
       parkers_[static_cast<std::size_t>(k)] = &peers.parker_of_world(members.world_of(k));
   }
@@ -193,6 +195,10 @@ class Dropbox : public Comm::Part {
   // Written by the round's writer only (see the reuse rule above).
   std::vector<unsigned char>& result(std::uint64_t round) { return result_[round & 1]; }
   std::string& error(std::uint64_t round) { return error_[round & 1]; }
+  // The last round of each parity that was released with an error (the
+  // writer stores it before its release store): for barrier members, who do
+  // not read the release line's check (Round::last_arrival_releases).
+  std::atomic<std::uint64_t>& failed(std::uint64_t round) { return failed_[round & 1]; }
   std::vector<NewComm>& created(std::uint64_t round) { return created_[round & 1]; }
 
   // Rings (ring.h), by call number of the kind.
@@ -203,6 +209,8 @@ class Dropbox : public Comm::Part {
   }
   RingDone& reduce_done() { return reduce_done_; }
   AlltoallCursor& a2a_cursor(int member) { return a2a_cursors_[static_cast<std::size_t>(member)]; }
+  // Which collective each member is in (call_log.h).
+  CallLog& call_log(int member) { return call_logs_[static_cast<std::size_t>(member)]; }
   // Lines of the alltoall ring, sender-major then receiver then call; made
   // by whichever member gets here first (the others drop their copy).
   Line* a2a_ring() {
@@ -233,6 +241,7 @@ class Dropbox : public Comm::Part {
   PairDataLine pair_data_[2];
   std::vector<unsigned char> result_[2];
   std::string error_[2];
+  std::atomic<std::uint64_t> failed_[2] = {0, 0};
   std::vector<NewComm> created_[2];
   std::unique_ptr<RingCursor[]> cursors_;
   Line bcast_ring_[kRingDepth];
@@ -241,10 +250,20 @@ class Dropbox : public Comm::Part {
   RingDone reduce_done_;
   std::unique_ptr<AlltoallCursor[]> a2a_cursors_;
   std::atomic<Line*> a2a_ring_{nullptr};
+  std::unique_ptr<CallLog[]> call_logs_;
 };
 
 // The Dropbox of a communicator (its collective Part).
 inline Dropbox& dropbox(const Comm& comm) { return static_cast<Dropbox&>(comm.collective()); }
+
+// The calling member of `comm` starts the collective `call` on it
+// (call_log.h), on its local view when it spans processes: the members in
+// this process compare their calls.
+inline void record_call(const Comm& comm, const char* call) {
+  if (comm.inter() || comm.size() == 1) return;
+  const Comm& c = comm.spans_processes() ? comm.local() : comm;
+  dropbox(c).call_log(c.rank()).record(call);
+}
 
 }  // namespace coll
 }  // namespace pure

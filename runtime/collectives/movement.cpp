@@ -61,10 +61,21 @@ struct Mover {
     const std::size_t bytes = std::min(sbytes, rbytes);
     if (bytes != 0) copy_range(src, scount, stype, dst, rcount, rtype, 0, bytes);
   }
-  void report() const {
-    if (!error.empty()) fail(PURE_ERR_TRUNCATE, "%s", error.c_str());
+  // A mismatch of calls behind the sizes is reported instead (call_log.h).
+  void report(const Comm& comm) const {
+    if (!error.empty()) fail_disagreement(comm, PURE_ERR_TRUNCATE, error);
   }
 };
+
+// A member of a bcast expects `bytes` where the root sends `sent` (-1: an
+// amount this member does not know).
+[[noreturn]] void bcast_mismatch(const Comm& comm, std::size_t bytes, int root, long long sent) {
+  const std::string amount = sent < 0 ? "a different amount" : std::to_string(sent);
+  fail_disagreement(comm, PURE_ERR_COUNT,
+                    "bcast size mismatch: rank " + std::to_string(comm.rank()) + " expects " +
+                        std::to_string(bytes) + " bytes but root " + std::to_string(root) +
+                        " sends " + amount + " (counts and types must match)");
+}
 
 // Small bcast through the ring (ring.h): the root leaves as soon as the data
 // is in its slot; it waits only when every slot is still being read.
@@ -89,7 +100,7 @@ void ring_bcast(Member& member, Comm& comm, const char* call, void* buf, std::si
           std::atomic_thread_fence(std::memory_order_seq_cst);
           member.wait_until(
               [&] { return (seen = other.bcast_read.load(std::memory_order_acquire)) >= need; },
-              WaitSite{call, k, -1});
+              collective_site(call, k, comm));
           other.waker.store(0, std::memory_order_relaxed);
         }
         low = std::min(low, seen);
@@ -105,7 +116,7 @@ void ring_bcast(Member& member, Comm& comm, const char* call, void* buf, std::si
   }
   if (slot.seq.load(std::memory_order_acquire) < t) {
     member.wait_until([&] { return slot.seq.load(std::memory_order_acquire) >= t; },
-                    WaitSite{call, root, -1});
+                    collective_site(call, root, comm));
   }
   const std::int64_t sent = slot.check;
   // The root runs ahead of us (that is what the ring is for): its next slot
@@ -122,11 +133,7 @@ void ring_bcast(Member& member, Comm& comm, const char* call, void* buf, std::si
     const int waker = cursor.waker.load(std::memory_order_relaxed);
     if (waker != 0) box.wake(waker - 1);
   }
-  if (sent != static_cast<std::int64_t>(bytes))
-    fail(PURE_ERR_COUNT,
-         "bcast size mismatch: rank %d expects %lld bytes but root %d sends %lld (counts and "
-         "types must match)",
-         me, static_cast<long long>(bytes), root, static_cast<long long>(sent));
+  if (sent != static_cast<std::int64_t>(bytes)) bcast_mismatch(comm, bytes, root, sent);
 }
 
 // Alltoall receiver: copies the block that sender `from` published on line
@@ -187,14 +194,11 @@ void bcast(Member& member, Comm& comm, const char* call, void* buf, std::size_t 
   Round r(member, comm, call);
   const bool is_root = r.me() == root;
   Line& mine = r.mine();
-  mine.check = static_cast<std::int64_t>(bytes);
+  // Large: the root's line carries Pointers.
+  mine.check = bytes < kBcastDirectBytes ? static_cast<std::int64_t>(bytes) : r.tagged(bytes);
   auto check_root = [&] {
     if (r.of(root).check != mine.check)
-      fail(PURE_ERR_COUNT,
-           "bcast size mismatch: rank %d expects %lld bytes but root %d sends %lld (counts and "
-           "types must match)",
-           r.me(), static_cast<long long>(mine.check), root,
-           static_cast<long long>(r.of(root).check));
+      bcast_mismatch(comm, bytes, root, check_bytes(r.of(root).check));
   };
 
   if (bytes < kBcastDirectBytes) {
@@ -240,12 +244,7 @@ void bcast(Member& member, Comm& comm, const char* call, void* buf, std::size_t 
   }
   r.next();
   r.barrier();
-  if (!ok) {
-    fail(PURE_ERR_COUNT,
-         "bcast size mismatch: rank %d expects %zu bytes but the root %d sends a different "
-         "amount (counts and types must match)",
-         comm.rank(), bytes, root);
-  }
+  if (!ok) bcast_mismatch(comm, bytes, root, -1);
 }
 
 void gatherv(Member& member, Comm& comm, const char* call, const void* send, std::size_t scount,
@@ -256,11 +255,12 @@ void gatherv(Member& member, Comm& comm, const char* call, const void* send, std
   if (comm.size() == 1) {
     if (send) mover.move(send, scount, *stype, me, at(recv, displs[me], *rtype),
                          static_cast<std::size_t>(rcounts[me]), *rtype, me);
-    mover.report();
+    mover.report(comm);
     return;
   }
   Round r(member, comm, call);
   Line& mine = r.mine();
+  mine.check = r.tagged(0);
   if (me != root) {
     mine.payload.p.in = send;
     mine.payload.p.type = stype;
@@ -278,6 +278,7 @@ void gatherv(Member& member, Comm& comm, const char* call, const void* send, std
       continue;
     }
     r.wait_arrival(k, r.seq());
+    if (r.of(k).check != mine.check) r.release_error(PURE_ERR_OTHER, r.other_collective(k));
     const Pointers& from = r.of(k).payload.p;
     mover.move(from.in, static_cast<std::size_t>(from.count), *from.type, k, dst, rc, *rtype, me);
   }
@@ -293,11 +294,12 @@ void scatterv(Member& member, Comm& comm, const char* call, const void* send, co
   if (comm.size() == 1) {
     if (recv) mover.move(at(send, displs[me], *stype), static_cast<std::size_t>(scounts[me]),
                          *stype, me, recv, rcount, *rtype, me);
-    mover.report();
+    mover.report(comm);
     return;
   }
   Round r(member, comm, call);
   Line& mine = r.mine();
+  mine.check = r.tagged(0);
   if (me == root) {
     mine.payload.p = Pointers{send, nullptr, stype, scounts, displs, 0};
     r.wait_others(r.seq());  // as in bcast: our arrival tells that everyone arrived
@@ -307,13 +309,14 @@ void scatterv(Member& member, Comm& comm, const char* call, const void* send, co
   } else {
     r.arrive(root);
     r.wait_arrival(root, r.seq());
+    if (r.of(root).check != mine.check) r.fail_other_collective(root);
     const Pointers& from = r.of(root).payload.p;
     mover.move(at(from.in, from.displs[me], *from.type), static_cast<std::size_t>(from.counts[me]),
                *from.type, root, recv, rcount, *rtype, me);
   }
   r.next();
   r.barrier();
-  mover.report();
+  mover.report(comm);
 }
 
 void allgatherv(Member& member, Comm& comm, const char* call, const void* send, std::size_t scount,
@@ -324,11 +327,12 @@ void allgatherv(Member& member, Comm& comm, const char* call, const void* send, 
   if (comm.size() == 1) {
     if (send) mover.move(send, scount, *stype, me, at(recv, displs[me], *rtype),
                          static_cast<std::size_t>(rcounts[me]), *rtype, me);
-    mover.report();
+    mover.report(comm);
     return;
   }
   Round r(member, comm, call);
   Line& mine = r.mine();
+  mine.check = r.tagged(0);
   if (send) {
     mine.payload.p = Pointers{send, nullptr, stype, nullptr, nullptr,
                               static_cast<std::int64_t>(scount)};
@@ -339,6 +343,7 @@ void allgatherv(Member& member, Comm& comm, const char* call, const void* send, 
   r.arrive(me == 0 ? Round::kNobody : 0);
   if (me == 0) {
     r.wait_all(r.seq());
+    r.check_tags();
     r.release();
   } else {
     r.wait_release();
@@ -351,7 +356,7 @@ void allgatherv(Member& member, Comm& comm, const char* call, const void* send, 
   }
   r.next();
   r.barrier();
-  mover.report();
+  mover.report(comm);
 }
 
 void alltoallv(Member& member, Comm& comm, const char* call, const void* send, const int* scounts,
@@ -365,7 +370,7 @@ void alltoallv(Member& member, Comm& comm, const char* call, const void* send, c
     if (send)
       mover.move(at(send, sdispls[0], *stype), static_cast<std::size_t>(scounts[0]), *stype, 0,
                  at(recv, rdispls[0], *rtype), static_cast<std::size_t>(rcounts[0]), *rtype, 0);
-    mover.report();
+    mover.report(comm);
     return;
   }
   // Through the alltoall ring (ring.h): blocks that fit a line travel inline,
@@ -427,7 +432,7 @@ void alltoallv(Member& member, Comm& comm, const char* call, const void* send, c
     other.waiters.fetch_add(1, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_seq_cst);
     member.wait_until([&] { return other.read.load(std::memory_order_acquire) >= need; },
-                    WaitSite{call, k, -1});
+                    collective_site(call, k, comm));
     other.waiters.fetch_sub(1, std::memory_order_relaxed);
   };
 #ifndef NDEBUG
@@ -469,7 +474,7 @@ void alltoallv(Member& member, Comm& comm, const char* call, const void* send, c
     // The sender's release store of t pairs with this acquire load: its
     // check and block (or pointers) are visible once t is.
     auto arrived = [&] { return l.seq.load(std::memory_order_acquire) >= t; };
-    member.wait_until(arrived, WaitSite{call, k, -1}, kWaitTight);
+    member.wait_until(arrived, collective_site(call, k, comm), kWaitTight);
     if (take_block(l, k, me, at(recv, rdispls[k], *rtype), static_cast<std::size_t>(rcounts[k]),
                    *rtype, mover))
       pointed = true;
@@ -481,7 +486,7 @@ void alltoallv(Member& member, Comm& comm, const char* call, const void* send, c
     for (int k = 0; k < n; ++k)
       if (k != me && block_bytes(k) > kPayloadBytes) wait_read(k, t);
   }
-  mover.report();
+  mover.report(comm);
 }
 
 void pair_alltoall_receive(Comm& comm, std::uint64_t t, void* dst,
@@ -493,7 +498,7 @@ void pair_alltoall_receive(Comm& comm, std::uint64_t t, void* dst,
                                   rcount, *Datatype::predefined(predefined_type_index(rtype)),
                                   mover);
   column_read(comm, ring, t, pointed);
-  mover.report();
+  mover.report(comm);
 }
 
 }  // namespace pure::coll

@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 
+#include "collectives/call_log.h"
 #include "collectives/dropbox.h"
 #include "collectives/member.h"
 #include "collectives/round.h"
@@ -99,6 +100,7 @@ const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes);
   asm("" : "+r"(recv), "+r"(send));
   const bool in_place = send == PURE_IN_PLACE;
   const void* in = in_place ? recv : send;
+  record_call(comm, "pure_allreduce");
   Round r(member, comm, "pure_allreduce");
   const unsigned char* other = pair_exchange(r, in, bytes);
   // recv = in[0] op in[1], folded as everywhere else: acc = in[1], then
@@ -122,6 +124,7 @@ const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes);
 // communicator.
 [[gnu::always_inline]] inline bool pair_barrier(Member& member, Comm& comm, const char* call) {
   if (comm.size() != 2 || comm.spans_processes()) return false;
+  record_call(comm, call);
   Round r(member, comm, call);
   r.pair_barrier();
   return true;
@@ -154,6 +157,7 @@ void pair_alltoall_receive(Comm& comm, std::uint64_t t, void* dst,
   // agree, and the general path says so when they do not.
   if (bytes > kPayloadBytes || bytes != static_cast<std::size_t>(rcount) * rsize) return false;
   asm("" : "+r"(recv), "+r"(send));  // see pair_allreduce
+  record_call(comm, "pure_alltoall");
   const int me = comm.rank();
   const int peer = 1 - me;
   Dropbox& box = dropbox(comm);
@@ -174,7 +178,7 @@ void pair_alltoall_receive(Comm& comm, std::uint64_t t, void* dst,
   // and block are visible once t is.
   Line& in = Dropbox::a2a_slot(ring, 2, peer, me, t);
   auto arrived = [&] { return in.seq.load(std::memory_order_acquire) >= t; };
-  member.wait_until(arrived, WaitSite{"pure_alltoall", peer, -1}, kWaitTight);
+  member.wait_until(arrived, collective_site("pure_alltoall", peer, comm), kWaitTight);
   if (in.check != static_cast<std::int64_t>(bytes)) {
     pair_alltoall_receive(comm, t, to + static_cast<std::size_t>(peer) * bytes,
                           static_cast<std::size_t>(rcount), rtype);

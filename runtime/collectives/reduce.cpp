@@ -70,8 +70,8 @@ void fold(const Reduction& red, const void* const* ins, int lo, int hi, std::siz
 std::string mismatch(const char* what, int member, long long bytes, int writer,
                      long long writer_bytes) {
   return std::string(what) + " mismatch: rank " + std::to_string(member) + " passes " +
-         std::to_string(bytes) + " bytes of data but rank " + std::to_string(writer) +
-         " passes " + std::to_string(writer_bytes) +
+         std::to_string(check_bytes(bytes)) + " bytes of data but rank " +
+         std::to_string(writer) + " passes " + std::to_string(check_bytes(writer_bytes)) +
          " (every rank must pass the same count and datatype)";
 }
 
@@ -130,7 +130,7 @@ const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes) {
     // The peer's count may have sent it down a path with a writer (member
     // 0) whose release it waits for: as member 0, release the error.
     if (me == 0) r.release_error(PURE_ERR_COUNT, message);
-    fail(PURE_ERR_COUNT, "%s", message.c_str());
+    fail_disagreement(r.comm(), PURE_ERR_COUNT, message);
   }
   // Our arrival line of the next round (the other parity): nobody reads it
   // before we publish it again, so ask for it exclusive now, and that store
@@ -180,7 +180,7 @@ void flat_combining(Member& member, Comm& comm, const ReduceArgs& a, const Reduc
   const bool inline_data = !red.user() && red.bytes() <= kPayloadBytes;
   const void* in = red.input_view(a.send ? a.send : a.recv, scratch.input);
   Line& mine = r.mine();
-  mine.check = static_cast<std::int64_t>(red.bytes());
+  mine.check = inline_data ? static_cast<std::int64_t>(red.bytes()) : r.tagged(red.bytes());
   if (inline_data) {
     std::memcpy(mine.payload.data, in, red.bytes());
   } else {
@@ -250,7 +250,7 @@ void ring_reduce(Member& member, Comm& comm, const ReduceArgs& a, const Reductio
         std::atomic_thread_fence(std::memory_order_seq_cst);
         member.wait_until(
             [&] { return (seen = done.reduce_done.load(std::memory_order_acquire)) >= need; },
-            WaitSite{a.call, root, -1});
+            collective_site(a.call, root, comm));
         done.waiters.fetch_sub(1, std::memory_order_relaxed);
       }
       cursor.reduce_free = seen;
@@ -279,7 +279,7 @@ void ring_reduce(Member& member, Comm& comm, const ReduceArgs& a, const Reductio
     Line& slot = box.reduce_slot(k, t);
     if (slot.seq.load(std::memory_order_acquire) < t) {
       member.wait_until([&] { return slot.seq.load(std::memory_order_acquire) >= t; },
-                      WaitSite{a.call, k, -1});
+                      collective_site(a.call, k, comm));
     }
     if (slot.check != static_cast<std::int64_t>(red.bytes()) && error.empty())
       error = mismatch("count", k, slot.check, me, static_cast<long long>(red.bytes()));
@@ -298,7 +298,7 @@ void ring_reduce(Member& member, Comm& comm, const ReduceArgs& a, const Reductio
     std::atomic_thread_fence(std::memory_order_seq_cst);
     if (done.waiters.load(std::memory_order_relaxed) != 0) dropbox(comm).wake_others(comm.rank());
   }
-  if (!error.empty()) fail(PURE_ERR_COUNT, "%s", error.c_str());
+  if (!error.empty()) fail_disagreement(comm, PURE_ERR_COUNT, error);
   red.deliver(acc, a.recv);
 }
 
@@ -307,7 +307,7 @@ void partitioned(Member& member, Comm& comm, const ReduceArgs& a, const Reductio
   Member& scratch = member;
   const bool has_output = root < 0 || r.me() == root;
   Line& mine = r.mine();
-  mine.check = static_cast<std::int64_t>(red.bytes());
+  mine.check = r.tagged(red.bytes());
   mine.payload.p.in = red.input_view(a.send ? a.send : a.recv, scratch.input);
   void* out = has_output ? red.output_view(a.recv, scratch.output) : nullptr;
   mine.payload.p.out = out;
@@ -387,7 +387,7 @@ void scan(Member& member, Comm& comm, const ReduceArgs& a, bool exclusive) {
   Member& scratch = member;
   Round r(member, comm, a.call);
   Line& mine = r.mine();
-  mine.check = static_cast<std::int64_t>(red.bytes());
+  mine.check = r.tagged(red.bytes());
   mine.payload.p.in = red.input_view(a.send ? a.send : a.recv, scratch.input);
   r.arrive(r.me() == 0 ? Round::kNobody : 0);
   if (r.me() == 0) {
@@ -424,7 +424,7 @@ void reduce_scatter(Member& member, Comm& comm, const ReduceArgs& a, const int* 
   Member& scratch = member;
   Round r(member, comm, a.call);
   Line& mine = r.mine();
-  mine.check = static_cast<std::int64_t>(red.bytes());
+  mine.check = r.tagged(red.bytes());
   mine.payload.p.in = red.input_view(a.send ? a.send : a.recv, scratch.input);
   r.arrive(r.me() == 0 ? Round::kNobody : 0);
   if (r.me() == 0) {

@@ -13,6 +13,7 @@
 #include "base/cpu.h"
 #include "base/error.h"
 #include "base/waiter.h"
+#include "collectives/call_log.h"
 #include "collectives/dropbox.h"
 #include "collectives/member.h"
 #include "comm/comm.h"
@@ -49,6 +50,28 @@ class Round {
   int me() const { return me_; }
   int size() const { return n_; }
   Dropbox& box() { return box_; }
+  const Comm& comm() const { return comm_; }
+  // The check word of a line that carries Pointers (call_log.h).
+  std::int64_t tagged(std::size_t bytes) const { return tagged_check(call_, bytes); }
+  // Writer of a round whose lines carry Pointers: every member's check word
+  // must be this member's; otherwise every member gets the error.
+  void check_tags() {
+    const std::int64_t ours = mine().check;
+    for (int k = 0; k < n_; ++k)
+      if (of(k).check != ours) release_error(PURE_ERR_OTHER, other_collective(k));
+  }
+  // What a member whose line is from another collective is told, when the
+  // calls behind it are not known.
+  std::string other_collective(int member) const {
+    return "rank " + std::to_string(member) + " of " + comm_.name() +
+           " is in another collective than " + call_ +
+           " (every rank must call the same collectives in the same order)";
+  }
+  // A member that found `member`'s line is not from this collective: the
+  // mismatch of calls if known, else this.
+  [[noreturn]] void fail_other_collective(int member) {
+    fail_disagreement(comm_, PURE_ERR_OTHER, other_collective(member));
+  }
   Line& mine() { return box_.arrival(me_, s_); }
   Line& of(int member) { return box_.arrival(member, s_); }
   Line& release_line() { return box_.release(s_); }
@@ -77,6 +100,7 @@ class Round {
   void release(int error = 0) {
     Line& l = release_line();
     l.check = error;
+    if (error != 0) box_.failed(s_).store(s_, std::memory_order_relaxed);
     l.seq.store(s_, std::memory_order_release);
     wake(kEveryone);
   }
@@ -86,11 +110,16 @@ class Round {
     wait_for([&] { return l.seq.load(std::memory_order_acquire) >= s_; }, -1);
     if (l.check != 0) fail(static_cast<int>(l.check), "%s", box_.error(s_).c_str());
   }
-  // Writer side of a failed check: every member gets `message`.
+  // Writer side of a failed check: every member gets `message`, or the
+  // mismatch of calls behind the failed check when there is one (call_log.h).
   [[noreturn]] void release_error(int code, const std::string& message) {
-    box_.error(s_) = message;
-    release(code);
-    fail(code, "%s", message.c_str());
+    try {
+      fail_disagreement(comm_, code, message);
+    } catch (const Error& e) {
+      box_.error(s_) = e.what();
+      release(e.code());
+      throw;
+    }
   }
 
   // Wakes `member` (who may be parked on something we just published).
@@ -106,7 +135,7 @@ class Round {
   // `member` is who we wait for, for wait reports (-1: the round's writer).
   template <class Done>
   [[gnu::always_inline]] void wait_for(Done&& done, int member) {
-    member_.wait_until(done, WaitSite{call_, member, -1}, kWaitTight);
+    member_.wait_until(done, collective_site(call_, member, comm_), kWaitTight);
   }
 
   // The two-member barrier round (dropbox.h, PairSeqLine). Our release store
@@ -137,9 +166,11 @@ class Round {
       last_arrival_releases();
       return;
     }
+    mine().check = kBarrierCheck;
     arrive(me_ == 0 ? kNobody : 0);
     if (me_ == 0) {
       wait_all(s_);
+      check_barrier();
       release();
     } else {
       wait_release();
@@ -166,19 +197,37 @@ class Round {
 
   // Ranks sharing cores: whoever arrives last releases (a context switch
   // costs over a microsecond; see claim_writer). Two
-  // releasers store the same value. The release line's `check` is neither
-  // written nor read here: a barrier has no error.
+  // releasers store the same value. They write no `check`: a barrier
+  // releases no error (check_barrier), and a round released with one says so
+  // in Dropbox::failed.
   void last_arrival_releases() {
     Line& l = release_line();
+    mine().check = kBarrierCheck;
     if (arrive_and_see_everyone()) {
+      check_barrier();
       l.seq.store(s_, std::memory_order_release);
       wake(kEveryone);
       return;
     }
     wait_for([&] { return l.seq.load(std::memory_order_acquire) >= s_; }, -1);
+    // Released with an error: only a writer of another collective does
+    // that (a barrier releaser fails instead when it sees one, check_barrier),
+    // so our acquire load of s pairs with its release store, after which
+    // `failed`, the check and the message are visible.
+    if (box_.failed(s_).load(std::memory_order_relaxed) == s_)
+      fail(static_cast<int>(l.check), "%s", box_.error(s_).c_str());
   }
 
  private:
+  // The releaser of a barrier round, having seen every arrival: a member
+  // in another collective must not be released as if its round were done
+  // (it would read a result nobody wrote). Its lines were just read for
+  // their seq, so this costs no transfer.
+  void check_barrier() {
+    for (int k = 0; k < n_; ++k)
+      if (of(k).check != kBarrierCheck) fail_other_collective(k);
+  }
+
   // Publishes this member's arrival and says whether every other member
   // has arrived too (publish_and_see_all).
   bool arrive_and_see_everyone() {

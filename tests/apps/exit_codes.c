@@ -16,6 +16,8 @@
  *               works on for a while and then prints; exit 5, with rank 0's
  *               line (finalize is collective: no rank's status cuts the
  *               others' work short)
+ *   mismatch    rank 0 calls pure_bcast where the others call pure_allreduce;
+ *               exit PURE_ERR_OTHER (16), both calls named
  *   segv, fpe, bus, assert, overflow
  *               the last rank crashes (a null write, an integer division by
  *               zero, a read past the end of a truncated mapping, a failed
@@ -122,6 +124,15 @@ int pure_main(int argc, char** argv) {
     }
     pure_finalize();
     if (rank == 0) printf("exit_codes: busyrank ok\n");
+    return 0;
+  }
+  if (strcmp(mode, "mismatch") == 0) {
+    int x = rank, sum = 0;
+    if (rank == 0)
+      pure_bcast(&x, 1, PURE_INT, 0, PURE_COMM_WORLD);
+    else
+      pure_allreduce(&x, &sum, 1, PURE_INT, PURE_SUM, PURE_COMM_WORLD);
+    pure_finalize();
     return 0;
   }
   if (strcmp(mode, "deadlock") == 0) {
