@@ -2,12 +2,15 @@
 // every rank must get exactly what glibc gives a process of its own.
 // Expected values come from glibc itself, called on this (non-rank) thread
 // before the job starts: getopt's results, optind, optarg, optopt, the
-// permuted argv and its messages; the drand48 family's sequences; signgam.
+// permuted argv and its messages; the drand48 family's sequences; signgam;
+// strsignal's texts; the dynamic linker's errors.
 #include "pure/compat.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -317,6 +320,35 @@ TEST_P(CompatLibc, UnseededDrand48StartsAsAProcess) {
   for (int r = 0; r < n; ++r) EXPECT_EQ(got[static_cast<size_t>(r)], fresh) << "rank " << r;
 }
 
+// ---- results glibc keeps per thread ----
+
+// strsignal formats real-time signals into a buffer of the thread's, and the
+// dynamic linker keeps its last error per thread. A rank fiber runs with its
+// own thread pointer (base/fiber.h), so both are per rank as fibers too, as
+// they are as threads: each rank's text must survive the other ranks' calls
+// (a barrier and yields in between let every fiber of the core run). The
+// translator leaves both calls as they are.
+TEST_P(CompatLibc, ThreadResultsOfGlibcArePerRank) {
+  const int n = GetParam();
+  std::vector<std::string> expected;
+  for (int r = 0; r < n; ++r) expected.push_back(::strsignal(SIGRTMIN + r % 8));
+  std::vector<std::string> got(static_cast<size_t>(n));
+  pure_testing::expect_clean_run(n, [&](int rank, int) {
+    const char* mine = ::strsignal(SIGRTMIN + rank % 8);
+    const std::string missing = "/nonexistent/pure-rank-" + std::to_string(rank) + ".so";
+    EXPECT_EQ(pure_dlopen(missing.c_str(), RTLD_NOW), nullptr);
+    pure_barrier(PURE_COMM_WORLD);  // every rank has called both by now
+    pure_rank_yield();
+    got[static_cast<size_t>(rank)] = mine;
+    const char* error = ::dlerror();
+    ASSERT_NE(error, nullptr) << "rank " << rank;
+    EXPECT_NE(std::string(error).find(missing), std::string::npos) << error;
+    EXPECT_EQ(::dlerror(), nullptr) << "rank " << rank << ": reported twice";
+  });
+  for (int r = 0; r < n; ++r)
+    EXPECT_EQ(got[static_cast<size_t>(r)], expected[static_cast<size_t>(r)]) << "rank " << r;
+}
+
 // ---- the environment and the working directory ----
 
 TEST_P(CompatLibc, EnvironmentIsPerRank) {
@@ -391,6 +423,35 @@ TEST_P(CompatLibc, WorkingDirectoryIsPerRank) {
     rmdir((dir + "/sub").c_str());
     rmdir(dir.c_str());
   }
+  rmdir(base.c_str());
+}
+
+// A library path relative to the rank's directory opens from there.
+TEST_P(CompatLibc, DlopenOfARelativePathStartsInTheRanksDirectory) {
+  const int n = GetParam();
+  char base_template[] = "/tmp/pure_compat_dlXXXXXX";
+  ASSERT_NE(mkdtemp(base_template), nullptr);
+  const std::string base = base_template;
+  // libm, found where the dynamic linker found it for this test.
+  Dl_info where{};
+  double (*cube_root)(double) = ::cbrt;
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(cube_root), &where), 0);
+  const std::string libm = where.dli_fname;
+  pure_testing::expect_clean_run(n, [&](int rank, int) {
+    const std::string dir = base + "/r" + std::to_string(rank);
+    EXPECT_EQ(pure_mkdir(dir.c_str(), 0755), 0);
+    // Only this rank's directory holds a library of this name.
+    const std::string name = "libpure_rank" + std::to_string(rank) + ".so";
+    ASSERT_EQ(symlink(libm.c_str(), (dir + "/" + name).c_str()), 0);
+    EXPECT_EQ(pure_chdir(dir.c_str()), 0);
+    pure_barrier(PURE_COMM_WORLD);
+    void* lib = pure_dlopen(("./" + name).c_str(), RTLD_NOW);
+    ASSERT_NE(lib, nullptr) << "rank " << rank << ": " << ::dlerror();
+    EXPECT_NE(::dlsym(lib, "cbrt"), nullptr);
+    EXPECT_EQ(::dlclose(lib), 0);
+    std::remove((dir + "/" + name).c_str());
+    rmdir(dir.c_str());
+  });
   rmdir(base.c_str());
 }
 

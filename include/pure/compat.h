@@ -202,6 +202,9 @@ char *pure_get_current_dir_name(void);
 struct _IO_FILE *pure_fopen(const char *path, const char *mode);
 struct _IO_FILE *pure_freopen(const char *path, const char *mode, struct _IO_FILE *stream);
 int pure_open(const char *path, int flags, ...);
+/* A library path with a slash, relative, opens from the rank's directory;
+ * a bare name is searched for as dlopen does. */
+void *pure_dlopen(const char *file, int mode);
 int pure_creat(const char *path, unsigned int mode);
 struct __dirstream *pure_opendir(const char *path);
 int pure_stat(const char *path, struct stat *buf);

@@ -12,6 +12,7 @@
 // descriptor, so that they start from it. Until the rank calls chdir it is
 // the process's, and these are the C library's own calls.
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
@@ -252,6 +253,11 @@ int pure_open(const char* path, int flags, ...) {
     va_end(args);
   }
   return pure::compat::in_rank_dir(path, [&](const char* p) { return open(p, flags, mode); });
+}
+
+void* pure_dlopen(const char* file, int mode) {
+  if (!file || !std::strchr(file, '/')) return dlopen(file, mode);
+  return pure::compat::in_rank_dir(file, [&](const char* p) { return dlopen(p, mode); });
 }
 
 int pure_creat(const char* path, unsigned int mode) {

@@ -63,6 +63,7 @@ constexpr NamePair kLibcReplacements[] = {
     {"opendir", "pure_opendir"}, {"stat", "pure_stat"}, {"lstat", "pure_lstat"},
     {"access", "pure_access"}, {"mkdir", "pure_mkdir"}, {"rmdir", "pure_rmdir"},
     {"unlink", "pure_unlink"}, {"remove", "pure_remove"}, {"rename", "pure_rename"},
+    {"dlopen", "pure_dlopen"},
     // output
     {"printf", "pure_printf"}, {"vprintf", "pure_vprintf"}, {"puts", "pure_puts"},
     {"putchar", "pure_putchar"}, {"perror", "pure_perror"}, {"fflush", "pure_fflush"},

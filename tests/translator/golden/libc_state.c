@@ -5,6 +5,7 @@
  * macros. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
@@ -53,6 +54,8 @@ int main(int argc, char **argv) {
     char cwd[256];
     FILE *f = fopen("pure_golden.txt", "w");
     int fd = open("pure_golden.txt", O_RDONLY);
+    void *plugin = dlopen("./plugin.so", RTLD_LAZY);
+    if (plugin) dlclose(plugin);
     struct stat st;
     stat("pure_golden.txt", &st);
     SAY("%s %d\n", getcwd(cwd, sizeof cwd), fd);

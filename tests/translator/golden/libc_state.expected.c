@@ -6,6 +6,7 @@
  * macros. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
@@ -54,6 +55,8 @@ int pure_main(int argc, char **argv) {
     char cwd[256];
     FILE *f = pure_fopen("pure_golden.txt", "w");
     int fd = pure_open("pure_golden.txt", O_RDONLY);
+    void *plugin = pure_dlopen("./plugin.so", RTLD_LAZY);
+    if (plugin) dlclose(plugin);
     struct stat st;
     pure_stat("pure_golden.txt", &st);
     SAY("%s %d\n", pure_getcwd(cwd, sizeof cwd), fd);
