@@ -4,7 +4,10 @@
 #
 #   cmake -DSOURCES=a.c@@b.c -DMPICC=mpicc -DPURECC=purecc -DMPIEXEC=mpirun
 #         -DPURERUN=purerun -DRANKS=1@@2@@3@@4 [-DARGS=x@@y] [-DEXPECT_CODE=3]
-#         [-DMODES=fibers@@threads@@procs] -DWORK=dir -P same_output.cmake
+#         [-DMODES=fibers@@threads@@procs] [-DFLAGS=-fopenmp] -DWORK=dir
+#         -P same_output.cmake
+#
+# FLAGS go to both compilers.
 #
 # MODES are the ways Pure runs the program, each compared with Open MPI:
 # "default" (purerun's choice), "threads" (PURE_FIBERS=off), "fibers"
@@ -13,6 +16,7 @@
 string(REPLACE "@@" ";" sources "${SOURCES}")
 string(REPLACE "@@" ";" ranks "${RANKS}")
 string(REPLACE "@@" ";" args "${ARGS}")
+string(REPLACE "@@" ";" flags "${FLAGS}")
 if(NOT DEFINED MODES OR MODES STREQUAL "")
   set(MODES default)
 endif()
@@ -30,7 +34,7 @@ foreach(kind mpi pure)
     set(compiler ${PURECC})
   endif()
   # -lm: a program that calls lgamma needs it, as with any compiler.
-  execute_process(COMMAND ${compiler} -O1 -o ${WORK}/app_${kind} ${sources} -lm
+  execute_process(COMMAND ${compiler} -O1 ${flags} -o ${WORK}/app_${kind} ${sources} -lm
     WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "building with ${compiler} failed (${rc}):\n${out}")
