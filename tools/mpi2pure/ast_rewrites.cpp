@@ -1,9 +1,13 @@
 // The rewrites that need the AST: references to MPI functions, types and
-// enumerators; main; C library calls with process-wide meaning. Objects with
-// static storage, which each rank has its own of, are rank_globals.cpp's.
+// enumerators; main; C library calls with process-wide meaning, and exits in
+// signal handlers. Objects with static storage, which each rank has its own
+// of, are rank_globals.cpp's.
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
+
+#include <set>
+
 #include "names.h"
 #include "translate.h"
 
@@ -193,6 +197,45 @@ class LibcHazards : public MatchFinder::MatchCallback {
   TuContext& tu_;
 };
 
+// exit in a function the program makes a signal handler (signal, sigset,
+// or a sigaction's sa_handler / sa_sigaction): a signal reaches whichever
+// thread of the process it interrupts, so the call ends that thread's rank,
+// where under mpirun it ended the process that got the signal. A warning
+// (an error with --strict) at each such call in the handler's own body;
+// _exit, which ends the process in both, is left alone.
+class SignalHandlerExits : public MatchFinder::MatchCallback {
+ public:
+  explicit SignalHandlerExits(TuContext& tu) : tu_(tu) {}
+  void run(const MatchFinder::MatchResult& r) override {
+    const auto* handler = r.Nodes.getNodeAs<clang::FunctionDecl>("handler");
+    const clang::FunctionDecl* def = handler->getDefinition();
+    if (!def || !def->hasBody() || tu_.place(def->getLocation()) != Place::project) return;
+    const auto exits = match(
+        findAll(callExpr(callee(functionDecl(hasAnyName("exit", "_Exit", "quick_exit"))))
+                    .bind("exit")),
+        *def->getBody(), *r.Context);
+    for (const BoundNodes& found : exits) {
+      const auto* call = found.getNodeAs<clang::CallExpr>("exit");
+      SourceLocation at = tu_.sm.getExpansionLoc(call->getBeginLoc());
+      if (tu_.place(at) != Place::project || !reported_.insert(at.getRawEncoding()).second)
+        continue;
+      const std::string message =
+          "exit in signal handler " + def->getName().str() +
+          ": a signal interrupts whichever thread of the process it reaches, so exit(0) ends "
+          "only that thread's rank, where under mpirun it ended the process the signal was for "
+          "(_exit ends the process in both; ranks are threads of one process)";
+      if (tu_.session.options.strict)
+        tu_.session.report.error(tu_.where(at), message);
+      else
+        tu_.session.report.warning(tu_.where(at), message);
+    }
+  }
+
+ private:
+  TuContext& tu_;
+  std::set<unsigned> reported_;  // a handler set several times is reported once
+};
+
 }  // namespace
 
 void add_ast_rewrites(MatchFinder& finder, TuContext& tu,
@@ -226,6 +269,18 @@ void add_ast_rewrites(MatchFinder& finder, TuContext& tu,
       declRefExpr(to(functionDecl(matchesName(libc_hazard_regex())))).bind("hazard"),
       hazards.get());
   keep.push_back(std::move(hazards));
+
+  auto handler_exits = std::make_unique<SignalHandlerExits>(tu);
+  const auto handler = ignoringParenImpCasts(declRefExpr(to(functionDecl().bind("handler"))));
+  finder.addMatcher(
+      callExpr(callee(functionDecl(hasAnyName("signal", "sigset", "bsd_signal", "sysv_signal"))),
+               hasArgument(1, handler)),
+      handler_exits.get());
+  finder.addMatcher(binaryOperator(isAssignmentOperator(),
+                                   hasLHS(memberExpr(member(hasAnyName("sa_handler", "sa_sigaction")))),
+                                   hasRHS(handler)),
+                    handler_exits.get());
+  keep.push_back(std::move(handler_exits));
 
   add_rank_global_rewrites(finder, tu, keep);
 }
