@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "api/compat_state.h"
 #include "pure/compat.h"
@@ -18,15 +19,17 @@
 namespace pure::compat {
 namespace {
 
-// Calls lookup(buffer, size) with the rank's lookup buffer, growing it
-// while the lookup reports ERANGE, as glibc's non-reentrant forms do.
+// Calls lookup(buffer, size) with one of the rank's lookup buffers, growing
+// it while the lookup reports ERANGE, as glibc's non-reentrant forms do.
+// Each kind of record has a buffer of its own, as in glibc: a getgrgid does
+// not overwrite the strings of the last getpwuid's result.
 template <class Lookup>
-int with_lookup_buffer(RankLibc& s, Lookup&& lookup) {
-  if (s.lookup_buffer.empty()) s.lookup_buffer.resize(1024);
+int with_lookup_buffer(std::vector<char>& buffer, Lookup&& lookup) {
+  if (buffer.empty()) buffer.resize(1024);
   for (;;) {
-    const int rc = lookup(s.lookup_buffer.data(), s.lookup_buffer.size());
-    if (rc != ERANGE || s.lookup_buffer.size() >= (1u << 24)) return rc;
-    s.lookup_buffer.resize(s.lookup_buffer.size() * 2);
+    const int rc = lookup(buffer.data(), buffer.size());
+    if (rc != ERANGE || buffer.size() >= (1u << 24)) return rc;
+    buffer.resize(buffer.size() * 2);
   }
 }
 
@@ -118,7 +121,7 @@ char* pure_strerror(int errnum) {
 struct passwd* pure_getpwnam(const char* name) {
   RankLibc& s = rank_libc();
   struct passwd* result = nullptr;
-  const int rc = pure::compat::with_lookup_buffer(s, [&](char* buf, size_t size) {
+  const int rc = pure::compat::with_lookup_buffer(s.pw_buffer, [&](char* buf, size_t size) {
     return getpwnam_r(name, &s.pw, buf, size, &result);
   });
   if (rc != 0) errno = rc;
@@ -128,7 +131,7 @@ struct passwd* pure_getpwnam(const char* name) {
 struct passwd* pure_getpwuid(unsigned int uid) {
   RankLibc& s = rank_libc();
   struct passwd* result = nullptr;
-  const int rc = pure::compat::with_lookup_buffer(s, [&](char* buf, size_t size) {
+  const int rc = pure::compat::with_lookup_buffer(s.pw_buffer, [&](char* buf, size_t size) {
     return getpwuid_r(uid, &s.pw, buf, size, &result);
   });
   if (rc != 0) errno = rc;
@@ -138,7 +141,7 @@ struct passwd* pure_getpwuid(unsigned int uid) {
 struct group* pure_getgrnam(const char* name) {
   RankLibc& s = rank_libc();
   struct group* result = nullptr;
-  const int rc = pure::compat::with_lookup_buffer(s, [&](char* buf, size_t size) {
+  const int rc = pure::compat::with_lookup_buffer(s.gr_buffer, [&](char* buf, size_t size) {
     return getgrnam_r(name, &s.gr, buf, size, &result);
   });
   if (rc != 0) errno = rc;
@@ -148,7 +151,7 @@ struct group* pure_getgrnam(const char* name) {
 struct group* pure_getgrgid(unsigned int gid) {
   RankLibc& s = rank_libc();
   struct group* result = nullptr;
-  const int rc = pure::compat::with_lookup_buffer(s, [&](char* buf, size_t size) {
+  const int rc = pure::compat::with_lookup_buffer(s.gr_buffer, [&](char* buf, size_t size) {
     return getgrgid_r(gid, &s.gr, buf, size, &result);
   });
   if (rc != 0) errno = rc;
@@ -159,7 +162,7 @@ struct hostent* pure_gethostbyname(const char* name) {
   RankLibc& s = rank_libc();
   struct hostent* result = nullptr;
   int herr = 0;
-  pure::compat::with_lookup_buffer(s, [&](char* buf, size_t size) {
+  pure::compat::with_lookup_buffer(s.host_buffer, [&](char* buf, size_t size) {
     return gethostbyname_r(name, &s.host, buf, size, &result, &herr);
   });
   if (!result) h_errno = herr;
@@ -170,7 +173,7 @@ struct hostent* pure_gethostbyaddr(const void* addr, unsigned int len, int type)
   RankLibc& s = rank_libc();
   struct hostent* result = nullptr;
   int herr = 0;
-  pure::compat::with_lookup_buffer(s, [&](char* buf, size_t size) {
+  pure::compat::with_lookup_buffer(s.host_buffer, [&](char* buf, size_t size) {
     return gethostbyaddr_r(addr, len, type, &s.host, buf, size, &result, &herr);
   });
   if (!result) h_errno = herr;

@@ -118,7 +118,8 @@ struct RankLibc {
   passwd pw{};
   group gr{};
   hostent host{};
-  std::vector<char> lookup_buffer;  // what pw, gr and host point into
+  // What pw, gr and host point into, one buffer each.
+  std::vector<char> pw_buffer, gr_buffer, host_buffer;
   hsearch_data table{};
   bool table_made = false;
   locale_t locale = nullptr;  // set by setlocale in this rank; else the process's
