@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness.h"
+#include "job/rank.h"
 
 namespace pure_testing {
 namespace {
@@ -292,6 +293,57 @@ TEST_P(MatchedProbe, CancelQueuedSends) {
     EXPECT_PURE_OK(pure_barrier(W));
     EXPECT_PURE_OK(pure_iprobe(left, 4, W, &flag, &pst));
     EXPECT_EQ(flag, 0) << "a cancelled send arrived";
+  }, two_slots);
+}
+
+// A rendezvous send queued for room and cancelled was never announced: its
+// request goes back to the pool when freed, not to the list of requests
+// waiting for a receiver to hand their descriptor back (where it would stay
+// for good). Cancelled announced ones return once their receiver discards
+// them. Either way none is left once every receiver has looked past them.
+TEST_P(MatchedProbe, CancelledRendezvousSendsReturnTheirRequests) {
+  pure::Config two_slots;
+  two_slots.queue_slots = 2;
+  expect_clean_run(n(), [&](int me, int size) {
+    const int right = right_of(me, size), left = left_of(me, size);
+    constexpr int K = 4;
+    constexpr int kBytes = 30000;  // rendezvous
+    std::vector<std::vector<char>> out;
+    for (int k = 0; k < K; ++k) out.push_back(make_payload(kBytes, key_of(me, k)));
+    EXPECT_PURE_OK(pure_barrier(W));
+    PURE_Request q[K];
+    // Two fill the queue to `right` (two slots); the last two wait for room.
+    for (int k = 0; k < K; ++k)
+      EXPECT_PURE_OK(pure_isend(out[k].data(), kBytes, PURE_BYTE, right, 6, W, &q[k]));
+    for (int k = 2; k < K; ++k) {
+      EXPECT_PURE_OK(pure_cancel(&q[k]));
+      PURE_Status st;
+      EXPECT_PURE_OK(pure_wait(&q[k], &st));
+      int cancelled = 0;
+      EXPECT_PURE_OK(pure_test_cancelled(&st, &cancelled));
+      EXPECT_EQ(cancelled, 1) << "send " << k << " was not matched";
+    }
+    std::vector<char> in(kBytes);
+    for (int k = 0; k < 2; ++k) {
+      EXPECT_PURE_OK(pure_recv(in.data(), kBytes, PURE_BYTE, left, 6, W, PURE_STATUS_IGNORE));
+      EXPECT_TRUE(payload_ok(in.data(), kBytes, key_of(left, k))) << "message " << k;
+    }
+    EXPECT_PURE_OK(pure_waitall(2, q, PURE_STATUSES_IGNORE));
+    EXPECT_PURE_OK(pure_barrier(W));  // every send of this test is done
+    int flag = 1;
+    EXPECT_PURE_OK(pure_iprobe(left, 6, W, &flag, PURE_STATUS_IGNORE));
+    EXPECT_EQ(flag, 0) << "a cancelled send arrived";
+    EXPECT_PURE_OK(pure_barrier(W));  // every rank has probed before anyone sends again
+    // A message on the same envelope behind them: the receive that takes it
+    // meets every cancelled announcement on the way and hands it back.
+    const int after = me;
+    int got = -1;
+    EXPECT_PURE_OK(pure_sendrecv(&after, 1, PURE_INT, right, 6, &got, 1, PURE_INT, left, 6, W,
+                                 PURE_STATUS_IGNORE));
+    EXPECT_EQ(got, left);
+    EXPECT_PURE_OK(pure_barrier(W));  // every receiver has looked past them
+    EXPECT_PURE_OK(pure_iprobe(left, 6, W, &flag, PURE_STATUS_IGNORE));  // progress
+    EXPECT_EQ(pure::Rank::current()->p2p().unreturned_requests(), 0u) << "rank " << me;
   }, two_slots);
 }
 

@@ -328,6 +328,9 @@ bool Endpoint::cancel_send(Request* r) {
       *link = r->next;
       if (q.tail == r) q.tail = prev;
       --queued_total_;
+      // Never announced: no receiver will hand the descriptor back, so it is
+      // ours again now (relaxed: only this thread ever saw it).
+      if (r->rendezvous) r->rendezvous_desc.released.store(true, std::memory_order_relaxed);
       complete_cancelled(r);
       return true;
     }

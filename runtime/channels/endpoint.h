@@ -114,6 +114,9 @@ class Endpoint {
   // What is still in flight, checked by finalize.
   std::size_t pending_sends() const;
   std::size_t pending_receives() const;
+  // Freed cancelled sends whose announcement a receiver still holds: the
+  // requests free_request could not return to the pool yet.
+  std::size_t unreturned_requests() const { return unreturned_.size(); }
 
   // ---- the request pool (requests live until the job ends) ----
   Request* new_request();
