@@ -69,10 +69,17 @@ RankLibc& rank_libc() {
     static RankLibc* const process = new RankLibc(-1);  // lives until the process ends
     return *process;
   }
+  // Acquire pairs with the exchange below in whichever thread of the rank
+  // made the state: it is fully built before we use it.
   if (void* p = rank->libc.load(std::memory_order_acquire)) return *static_cast<RankLibc*>(p);
   auto fresh = std::make_unique<RankLibc>(rank->world);
+  // Published with the state by the exchange below (RankGlobals::finish
+  // reads `libc` first), so relaxed would do.
   rank->libc_cleanup.store(&end_rank_libc, std::memory_order_release);
   void* expected = nullptr;
+  // Release publishes the new state and libc_cleanup to the acquire load
+  // above and to RankGlobals::finish; on failure the acquire pairs with the
+  // winner's exchange.
   if (rank->libc.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel))
     return *fresh.release();
   return *static_cast<RankLibc*>(expected);  // another thread of the rank was first

@@ -79,6 +79,8 @@ void Endpoint::free_request(Request* r) {
   r->type = TypeRef{};  // drop the datatype reference now, not at reuse
   r->op.reset();        // and an operation's buffers
   ++r->generation;      // its handles are stale from now on
+  // Acquire pairs with discard()'s release store (rendezvous.cpp): the
+  // receiver's last read of the descriptor happens-before we reuse it.
   if (r->rendezvous && r->status.pure_cancelled &&
       !r->rendezvous_desc.released.load(std::memory_order_acquire)) {
     // A cancelled announcement still in its receiver's queue: the
@@ -252,6 +254,7 @@ void Endpoint::progress(bool stuck) {
   if (!running_.empty()) advance_running();
   for (std::size_t i = 0; i < unreturned_.size();) {
     Request* r = unreturned_[i];
+    // Acquire: as in free_request, with discard()'s release.
     if (!r->rendezvous_desc.released.load(std::memory_order_acquire)) {
       ++i;
       continue;

@@ -38,7 +38,9 @@ void prepare(RendezvousDescriptor* d, const void* buf, std::size_t count, const 
 // Cancelling (pure_cancel of a send not yet matched). Before it touches
 // an announcement, a receive claims it with a compare-and-swap on `claim`;
 // the sender cancels with one from the same open state, so exactly one of
-// the two wins (acq_rel on both sides).
+// the two wins: the compare-and-swap itself decides. No data passes through
+// `claim` (the announcement publishes the descriptor, `released` hands it
+// back); the acq_rel and acquire orders below are stronger than needed.
 enum Claim : int { kOpen = 0, kTaken = 1, kCancelled = 2 };
 // Receiver: claims `d` for a receive; false when the sender cancelled it,
 // in which case the receiver hands it back (discard) and looks further.

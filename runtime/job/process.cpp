@@ -126,6 +126,8 @@ void Process::abort(int code, const std::string& message) {
   if (cluster_) {
     if (observers_ && (observers_->tracing() || observers_->counting())) {
       const int self = Rank::current() ? 1 : 0;
+      // Acquire pairs with rank_main's fetch_sub of running_: a rank
+      // counted out has stopped recording before observe_end reads.
       for (int i = 0; i < 500 && running_.load(std::memory_order_acquire) > self; ++i) usleep(1000);
       stop_sampling();
       observe_end(true);

@@ -249,6 +249,9 @@ void RankGlobals::leave(int index) {
 
 void RankGlobals::finish(int index) {
   RankShared& r = copies_[static_cast<size_t>(index)]->shared;
+  // Acquire pairs with rank_libc()'s exchange (api/compat.cpp): the state
+  // and libc_cleanup another thread of the rank stored are visible here.
+  // An exchange, so that only one call ends the state.
   if (void* libc = r.libc.exchange(nullptr, std::memory_order_acq_rel))
     r.libc_cleanup.load(std::memory_order_acquire)(libc);
   pure_rank_delta = 0;

@@ -81,6 +81,8 @@ void Window::take_post(std::size_t i, const char* call) {
     const int from = local_of_[static_cast<std::size_t>(t)];
     std::atomic<std::uint64_t>& word = shared_->target(local_).posted[from / 64];
     const std::uint64_t bit = std::uint64_t{1} << (from % 64);
+    // Acquire pairs with the target's fetch_or in Window::post: what it
+    // stored before posting happens-before our accesses in the epoch.
     member_.waiter().wait_until(
         [&] { return (word.load(std::memory_order_acquire) & bit) != 0; },
         WaitSite{call, t, -1}, kWaitTight);
@@ -104,6 +106,8 @@ void Window::complete(const char* call) {
   for (int t : start_group_) {
     if (local(t)) {
       Target& tg = target_of(t);
+      // Release pairs with the target's acquire of `completes` in
+      // Window::wait/test: our puts happen-before its reads after the wait.
       tg.completes.fetch_add(1, std::memory_order_release);
       tg.parker->notify();
     } else {
@@ -130,6 +134,8 @@ void Window::post(const std::vector<int>& origins, int assert, const char* call)
     ++completes_expected_;
     if (nocheck) continue;
     Target& origin = target_of(o);
+    // Release pairs with the origin's acquire in take_post: our stores
+    // before the post happen-before its gets.
     origin.posted[local_ / 64].fetch_or(std::uint64_t{1} << (local_ % 64),
                                         std::memory_order_release);
     origin.parker->notify();
@@ -143,6 +149,8 @@ bool Window::test(const char* call) {
   if (exposure_ != Exposure::post)
     sync_error(call, "pure_win_test without an exposure epoch from pure_win_post");
   Target& me = shared_->target(local_);
+  // Acquire pairs with every origin's fetch_add in complete (one release
+  // sequence of read-modify-writes): their puts happen-before our reads.
   const bool here = me.completes.load(std::memory_order_acquire) >= completes_expected_;
   if (!here || (post_remote_ && !remote_->completed(member_.waiter(), rank_, false, call))) {
     poll();
@@ -157,6 +165,7 @@ void Window::wait(const char* call) {
   if (exposure_ != Exposure::post)
     sync_error(call, "pure_win_wait without an exposure epoch from pure_win_post");
   Target& me = shared_->target(local_);
+  // Acquire: as in test above.
   member_.waiter().wait_until(
       [&] { return me.completes.load(std::memory_order_acquire) >= completes_expected_; },
       WaitSite{call, -1, -1});
@@ -169,6 +178,9 @@ void Window::wait(const char* call) {
 
 void Window::acquire(Target& t, bool exclusive, int target, const char* call) {
   auto try_lock = [&] {
+    // The acquiring exchanges below pair with the release (store or
+    // fetch_sub) in Window::release: the previous holders' accesses
+    // happen-before ours.
     std::uint64_t v = t.lock.load(std::memory_order_relaxed);
     if (exclusive) {
       if (v != 0) return false;
@@ -295,12 +307,16 @@ void Window::flush(int target, bool local_only, const char* call) {
   }
   if (remote_) remote_->flush(member_.waiter(), target, local_only, call);
   // Local operations are complete already; order them before what follows.
+  // A full barrier as MPI asks of a flush: it pairs with the target's fence
+  // in pure_win_sync when the program signals through window memory.
   std::atomic_thread_fence(std::memory_order_seq_cst);
   poll();
 }
 
 void Window::sync(const char* call) {
   (void)call;
+  // pure_win_sync is a memory barrier: it pairs with the peer's own
+  // pure_win_sync (or flush) fence around the program's flag in window memory.
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (remote_) remote_->sync();
   poll();

@@ -27,6 +27,9 @@ void SharedWindow::barrier(Waiter& waiter, std::uint64_t& generation, const Wait
   // acq_rel: the last arrival's add reads every earlier add (a release
   // sequence on one word), so it acquires what every member did before.
   if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == all) {
+    // Release pairs with the waiters' acquire below: with the acq_rel add,
+    // every member's writes before the barrier happen-before every
+    // member's reads after it.
     released_.store(gen, std::memory_order_release);
     wake_all();
     return;

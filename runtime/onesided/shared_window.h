@@ -10,9 +10,11 @@
 //   the number of shared holders). Acquired with an acquire CAS, released
 //   with a release RMW: whatever a holder wrote to the target's memory
 //   happens-before what the next holder reads. Lockers that wait announce
-//   themselves in lock_waiters (seq_cst), and a releaser that sees any
-//   wakes the members (Parker protocol: the waiter re-checks after
-//   announcing, so no wake-up is lost).
+//   themselves in lock_waiters, then a seq_cst fence, then re-check the
+//   word (LockWaiting, epochs.cpp); a releaser stores the word, then the
+//   same fence, then reads lock_waiters and wakes the members if any waits.
+//   The two fences order each side's store before its load (Dekker): either
+//   the waiter sees the release or the releaser sees the waiter.
 // * PSCW: a post by target T to origin O sets bit T in O's `posted` bitmap
 //   (release); O's first access to T in its matching access epoch, or its
 //   complete, takes the bit back (acquire): T's stores before the post
@@ -100,9 +102,11 @@ class SharedWindow {
   // count of barriers on this window. Returns once every member arrived.
   void barrier(Waiter& waiter, std::uint64_t& generation, const WaitSite& site);
 
-  // Passive target: a member that waits for a lock word (see the header).
+  // Passive target: a member that waits for a lock word (see the header;
+  // the fences in LockWaiting and Window::release order this count).
   void lock_waiting(int delta) { lock_waiters_.fetch_add(delta, std::memory_order_seq_cst); }
-  // After a release of a lock word: wakes the members if any waits.
+  // After a release of a lock word and its fence: wakes the members if any
+  // waits.
   void lock_released() {
     if (lock_waiters_.load(std::memory_order_seq_cst) != 0) wake_all();
   }
