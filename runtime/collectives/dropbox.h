@@ -259,7 +259,7 @@ inline Dropbox& dropbox(const Comm& comm) { return static_cast<Dropbox&>(comm.co
 // The calling member of `comm` starts the collective `call` on it
 // (call_log.h), on its local view when it spans processes: the members in
 // this process compare their calls.
-inline void record_call(const Comm& comm, const char* call) {
+[[gnu::always_inline]] inline void record_call(const Comm& comm, const char* call) {
   if (comm.inter() || comm.size() == 1) return;
   const Comm& c = comm.spans_processes() ? comm.local() : comm;
   dropbox(c).call_log(c.rank()).record(call);
