@@ -232,6 +232,13 @@ TEST(RmaErrors, FreedHandleAndDynamicMisuse) {
     EXPECT_EQ(pure_win_create(&x, sizeof x, 1, PURE_HANDLE_KIND_WIN | 5, W, &win), PURE_ERR_INFO);
     EXPECT_EQ(pure_win_create(&x, -1, 1, PURE_INFO_NULL, W, &win), PURE_ERR_SIZE);
     EXPECT_EQ(pure_win_create(&x, sizeof x, 0, PURE_INFO_NULL, W, &win), PURE_ERR_DISP);
+    // A unit past int, which windows keep, through the _c form.
+    EXPECT_EQ(pure_win_create_c(&x, sizeof x, PURE_Aint{1} << 40, PURE_INFO_NULL, W, &win),
+              PURE_ERR_DISP);
+    void* mem = nullptr;
+    EXPECT_EQ(pure_alloc_mem(-8, PURE_INFO_NULL, &mem), PURE_ERR_SIZE);
+    EXPECT_EQ(pure_alloc_mem(8, PURE_INFO_NULL, nullptr), PURE_ERR_ARG);
+    EXPECT_EQ(mem, nullptr);
 
     ASSERT_EQ(pure_win_create_dynamic(PURE_INFO_NULL, W, &dyn), PURE_SUCCESS);
     EXPECT_PURE_OK(pure_win_set_errhandler(dyn, PURE_ERRORS_RETURN));

@@ -448,6 +448,94 @@ TEST_P(Rma, InfoHintsOfAWindow) {
   });
 }
 
+// MPI-4's large-count forms, on memory from pure_alloc_mem: a window made by
+// pure_win_create_c with a 64-bit displacement unit; every communication
+// call's _c twin, fenced and under lock_all; pure_win_allocate_shared_c and
+// pure_win_shared_query_c. Every element is checked.
+TEST_P(Rma, LargeCountFormsOnAllocatedMemory) {
+  expect_clean_run(GetParam(), [](int rank, int size) {
+    constexpr PURE_Count kBlock = 64;
+    std::uint64_t* mem = nullptr;
+    ASSERT_EQ(pure_alloc_mem(static_cast<PURE_Aint>(4 * kBlock * 8), PURE_INFO_NULL, &mem),
+              PURE_SUCCESS);
+    ASSERT_NE(mem, nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(mem) % 64, 0u) << "aligned to a cache line";
+    for (PURE_Count i = 0; i < 4 * kBlock; ++i) mem[i] = 0;
+    PURE_Win win;
+    ASSERT_EQ(pure_win_create_c(mem, 4 * kBlock * 8, PURE_Aint{8}, PURE_INFO_NULL, W, &win),
+              PURE_SUCCESS);
+    const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    std::vector<std::uint64_t> out(kBlock), in(kBlock), fetched(kBlock), old(kBlock);
+    for (PURE_Count i = 0; i < kBlock; ++i) out[i] = key_of(rank, 1, i);
+    // Block 3 of every window holds what its owner wrote there.
+    for (PURE_Count i = 0; i < kBlock; ++i) mem[3 * kBlock + i] = key_of(rank, 3, i);
+    EXPECT_PURE_OK(pure_win_fence(0, win));
+    // Block 0: a put; block 1: two accumulates (sum); block 2: a get-accumulate.
+    EXPECT_PURE_OK(pure_put_c(out.data(), kBlock, PURE_UINT64_T, next, 0, kBlock, PURE_UINT64_T, win));
+    EXPECT_PURE_OK(pure_accumulate_c(out.data(), kBlock, PURE_UINT64_T, next, kBlock, kBlock,
+                                     PURE_UINT64_T, PURE_SUM, win));
+    EXPECT_PURE_OK(pure_accumulate_c(out.data(), kBlock, PURE_UINT64_T, next, kBlock, kBlock,
+                                     PURE_UINT64_T, PURE_SUM, win));
+    EXPECT_PURE_OK(pure_get_accumulate_c(out.data(), kBlock, PURE_UINT64_T, fetched.data(), kBlock,
+                                         PURE_UINT64_T, next, 2 * kBlock, kBlock, PURE_UINT64_T,
+                                         PURE_REPLACE, win));
+    EXPECT_PURE_OK(pure_get_c(in.data(), kBlock, PURE_UINT64_T, prev, 3 * kBlock, kBlock,
+                              PURE_UINT64_T, win));
+    EXPECT_PURE_OK(pure_win_fence(0, win));
+    for (PURE_Count i = 0; i < kBlock; ++i) {
+      ASSERT_EQ(mem[i], key_of(prev, 1, i)) << "put, element " << i;
+      ASSERT_EQ(mem[kBlock + i], 2 * key_of(prev, 1, i)) << "accumulate, element " << i;
+      ASSERT_EQ(mem[2 * kBlock + i], key_of(prev, 1, i)) << "get_accumulate, element " << i;
+      ASSERT_EQ(fetched[i], 0u) << "get_accumulate's result, element " << i;
+      ASSERT_EQ(in[i], key_of(prev, 3, i)) << "get, element " << i;
+    }
+    // The request-based twins under lock_all: the same blocks again.
+    EXPECT_PURE_OK(pure_win_fence(PURE_MODE_NOSUCCEED, win));
+    EXPECT_PURE_OK(pure_barrier(W));
+    EXPECT_PURE_OK(pure_win_lock_all(0, win));
+    PURE_Request req[4];
+    for (PURE_Count i = 0; i < kBlock; ++i) out[i] = key_of(rank, 2, i);
+    EXPECT_PURE_OK(pure_rput_c(out.data(), kBlock, PURE_UINT64_T, next, 0, kBlock, PURE_UINT64_T,
+                               win, &req[0]));
+    EXPECT_PURE_OK(pure_raccumulate_c(out.data(), kBlock, PURE_UINT64_T, next, kBlock, kBlock,
+                                      PURE_UINT64_T, PURE_REPLACE, win, &req[1]));
+    EXPECT_PURE_OK(pure_rget_accumulate_c(out.data(), kBlock, PURE_UINT64_T, old.data(), kBlock,
+                                          PURE_UINT64_T, next, 2 * kBlock, kBlock, PURE_UINT64_T,
+                                          PURE_REPLACE, win, &req[2]));
+    EXPECT_PURE_OK(pure_rget_c(in.data(), kBlock, PURE_UINT64_T, prev, 3 * kBlock, kBlock,
+                               PURE_UINT64_T, win, &req[3]));
+    EXPECT_PURE_OK(pure_waitall(4, req, PURE_STATUSES_IGNORE));
+    EXPECT_PURE_OK(pure_win_unlock_all(win));
+    EXPECT_PURE_OK(pure_barrier(W));
+    for (PURE_Count i = 0; i < kBlock; ++i) {
+      ASSERT_EQ(mem[i], key_of(prev, 2, i)) << "rput, element " << i;
+      ASSERT_EQ(mem[kBlock + i], key_of(prev, 2, i)) << "raccumulate, element " << i;
+      ASSERT_EQ(mem[2 * kBlock + i], key_of(prev, 2, i)) << "rget_accumulate, element " << i;
+      ASSERT_EQ(old[i], key_of(rank, 1, i)) << "rget_accumulate's result, element " << i;
+      ASSERT_EQ(in[i], key_of(prev, 3, i)) << "rget, element " << i;
+    }
+    EXPECT_PURE_OK(pure_win_free(&win));
+    EXPECT_PURE_OK(pure_free_mem(mem));
+
+    // Shared memory with a 64-bit unit, queried back through the _c twin.
+    char* part = nullptr;
+    PURE_Win shared;
+    EXPECT_PURE_OK(pure_win_allocate_shared_c(16 * (rank + 1), PURE_Aint{16}, PURE_INFO_NULL, W,
+                                              &part, &shared));
+    PURE_Aint bytes = 0, unit = 0;
+    char* theirs = nullptr;
+    EXPECT_PURE_OK(pure_win_shared_query_c(shared, next, &bytes, &unit, &theirs));
+    EXPECT_EQ(bytes, 16 * (next + 1));
+    EXPECT_EQ(unit, 16);
+    int small_unit = 0;
+    char* again = nullptr;
+    EXPECT_PURE_OK(pure_win_shared_query(shared, next, &bytes, &small_unit, &again));
+    EXPECT_EQ(small_unit, 16);
+    EXPECT_EQ(again, theirs);
+    EXPECT_PURE_OK(pure_win_free(&shared));
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(Ranks, Rma, kRankCounts, rank_count_name);
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #define MPI_Abort pure_abort
 #define MPI_Accumulate pure_accumulate
+#define MPI_Accumulate_c pure_accumulate_c
 #define MPI_Add_error_class pure_add_error_class
 #define MPI_Add_error_code pure_add_error_code
 #define MPI_Add_error_string pure_add_error_string
@@ -22,6 +23,7 @@
 #define MPI_Allgather_c pure_allgather_c
 #define MPI_Allgatherv pure_allgatherv
 #define MPI_Allgatherv_c pure_allgatherv_c
+#define MPI_Alloc_mem pure_alloc_mem
 #define MPI_Allreduce pure_allreduce
 #define MPI_Allreduce_c pure_allreduce_c
 #define MPI_Alltoall pure_alltoall
@@ -101,13 +103,16 @@
 #define MPI_Fetch_and_op pure_fetch_and_op
 #define MPI_Finalize pure_finalize
 #define MPI_Finalized pure_finalized
+#define MPI_Free_mem pure_free_mem
 #define MPI_Gather pure_gather
 #define MPI_Gather_c pure_gather_c
 #define MPI_Gatherv pure_gatherv
 #define MPI_Gatherv_c pure_gatherv_c
 #define MPI_Get pure_get
 #define MPI_Get_accumulate pure_get_accumulate
+#define MPI_Get_accumulate_c pure_get_accumulate_c
 #define MPI_Get_address pure_get_address
+#define MPI_Get_c pure_get_c
 #define MPI_Get_count pure_get_count
 #define MPI_Get_count_c pure_get_count_c
 #define MPI_Get_elements pure_get_elements
@@ -227,8 +232,10 @@
 #define MPI_Pack_size_c pure_pack_size_c
 #define MPI_Probe pure_probe
 #define MPI_Put pure_put
+#define MPI_Put_c pure_put_c
 #define MPI_Query_thread pure_query_thread
 #define MPI_Raccumulate pure_raccumulate
+#define MPI_Raccumulate_c pure_raccumulate_c
 #define MPI_Recv pure_recv
 #define MPI_Recv_c pure_recv_c
 #define MPI_Recv_init pure_recv_init
@@ -245,7 +252,10 @@
 #define MPI_Request_get_status pure_request_get_status
 #define MPI_Rget pure_rget
 #define MPI_Rget_accumulate pure_rget_accumulate
+#define MPI_Rget_accumulate_c pure_rget_accumulate_c
+#define MPI_Rget_c pure_rget_c
 #define MPI_Rput pure_rput
+#define MPI_Rput_c pure_rput_c
 #define MPI_Rsend pure_rsend
 #define MPI_Rsend_c pure_rsend_c
 #define MPI_Rsend_init pure_rsend_init
@@ -343,11 +353,14 @@
 #define MPI_Waitany pure_waitany
 #define MPI_Waitsome pure_waitsome
 #define MPI_Win_allocate pure_win_allocate
+#define MPI_Win_allocate_c pure_win_allocate_c
 #define MPI_Win_allocate_shared pure_win_allocate_shared
+#define MPI_Win_allocate_shared_c pure_win_allocate_shared_c
 #define MPI_Win_attach pure_win_attach
 #define MPI_Win_call_errhandler pure_win_call_errhandler
 #define MPI_Win_complete pure_win_complete
 #define MPI_Win_create pure_win_create
+#define MPI_Win_create_c pure_win_create_c
 #define MPI_Win_create_dynamic pure_win_create_dynamic
 #define MPI_Win_create_errhandler pure_win_create_errhandler
 #define MPI_Win_create_keyval pure_win_create_keyval
@@ -376,6 +389,7 @@
 #define MPI_Win_set_info pure_win_set_info
 #define MPI_Win_set_name pure_win_set_name
 #define MPI_Win_shared_query pure_win_shared_query
+#define MPI_Win_shared_query_c pure_win_shared_query_c
 #define MPI_Win_start pure_win_start
 #define MPI_Win_sync pure_win_sync
 #define MPI_Win_test pure_win_test
@@ -648,6 +662,7 @@
 #define MPI_Win PURE_Win
 #define MPI_Win_copy_attr_function PURE_Win_copy_attr_function
 #define MPI_Win_delete_attr_function PURE_Win_delete_attr_function
+#define MPI_Win_errhandler_fn PURE_Win_errhandler_fn
 #define MPI_Win_errhandler_function PURE_Win_errhandler_function
 
 #endif /* PURE_MPI_H */

@@ -1124,6 +1124,7 @@ int pure_win_get_info(PURE_Win win, PURE_Info* info_used);
  * pure_win_create_errhandler (or a predefined one) applies to every error
  * of a call on that window. */
 typedef void PURE_Win_errhandler_function(PURE_Win* win, int* error_code, ...);
+typedef PURE_Win_errhandler_function PURE_Win_errhandler_fn; /* MPI-2's name */
 int pure_win_create_errhandler(PURE_Win_errhandler_function* win_errhandler_fn,
                                PURE_Errhandler* errhandler);
 int pure_win_set_errhandler(PURE_Win win, PURE_Errhandler errhandler);
@@ -1187,6 +1188,53 @@ int pure_rget_accumulate(const void* origin_addr, int origin_count,
                          PURE_Datatype result_datatype, int target_rank, PURE_Aint target_disp,
                          int target_count, PURE_Datatype target_datatype, PURE_Op op,
                          PURE_Win win, PURE_Request* request);
+
+/* The calls above with PURE_Count counts and PURE_Aint displacement units
+ * (MPI-4's large-count forms). */
+int pure_put_c(const void* origin_addr, PURE_Count origin_count, PURE_Datatype origin_datatype,
+               int target_rank, PURE_Aint target_disp, PURE_Count target_count,
+               PURE_Datatype target_datatype, PURE_Win win);
+int pure_get_c(void* origin_addr, PURE_Count origin_count, PURE_Datatype origin_datatype,
+               int target_rank, PURE_Aint target_disp, PURE_Count target_count,
+               PURE_Datatype target_datatype, PURE_Win win);
+int pure_accumulate_c(const void* origin_addr, PURE_Count origin_count,
+                      PURE_Datatype origin_datatype, int target_rank, PURE_Aint target_disp,
+                      PURE_Count target_count, PURE_Datatype target_datatype, PURE_Op op,
+                      PURE_Win win);
+int pure_get_accumulate_c(const void* origin_addr, PURE_Count origin_count,
+                          PURE_Datatype origin_datatype, void* result_addr,
+                          PURE_Count result_count, PURE_Datatype result_datatype,
+                          int target_rank, PURE_Aint target_disp, PURE_Count target_count,
+                          PURE_Datatype target_datatype, PURE_Op op, PURE_Win win);
+int pure_rput_c(const void* origin_addr, PURE_Count origin_count, PURE_Datatype origin_datatype,
+                int target_rank, PURE_Aint target_disp, PURE_Count target_count,
+                PURE_Datatype target_datatype, PURE_Win win, PURE_Request* request);
+int pure_rget_c(void* origin_addr, PURE_Count origin_count, PURE_Datatype origin_datatype,
+                int target_rank, PURE_Aint target_disp, PURE_Count target_count,
+                PURE_Datatype target_datatype, PURE_Win win, PURE_Request* request);
+int pure_raccumulate_c(const void* origin_addr, PURE_Count origin_count,
+                       PURE_Datatype origin_datatype, int target_rank, PURE_Aint target_disp,
+                       PURE_Count target_count, PURE_Datatype target_datatype, PURE_Op op,
+                       PURE_Win win, PURE_Request* request);
+int pure_rget_accumulate_c(const void* origin_addr, PURE_Count origin_count,
+                           PURE_Datatype origin_datatype, void* result_addr,
+                           PURE_Count result_count, PURE_Datatype result_datatype,
+                           int target_rank, PURE_Aint target_disp, PURE_Count target_count,
+                           PURE_Datatype target_datatype, PURE_Op op, PURE_Win win,
+                           PURE_Request* request);
+int pure_win_create_c(void* base, PURE_Aint size, PURE_Aint disp_unit, PURE_Info info,
+                      PURE_Comm comm, PURE_Win* win);
+int pure_win_allocate_c(PURE_Aint size, PURE_Aint disp_unit, PURE_Info info, PURE_Comm comm,
+                        void* baseptr, PURE_Win* win);
+int pure_win_allocate_shared_c(PURE_Aint size, PURE_Aint disp_unit, PURE_Info info,
+                               PURE_Comm comm, void* baseptr, PURE_Win* win);
+int pure_win_shared_query_c(PURE_Win win, int rank, PURE_Aint* size, PURE_Aint* disp_unit,
+                            void* baseptr);
+
+/* Memory for windows (and anything else): `size` bytes aligned to a cache
+ * line, freed by pure_free_mem. */
+int pure_alloc_mem(PURE_Aint size, PURE_Info info, void* baseptr);
+int pure_free_mem(void* base);
 
 int pure_win_fence(int assert, PURE_Win win);
 int pure_win_start(PURE_Group group, int assert, PURE_Win win);

@@ -48,7 +48,10 @@ struct Side {
   TypeRef type;
   std::size_t count = 0;
 };
-Side side_arg(Call& c, const void* buf, int count, PURE_Datatype datatype, bool buf_checked) {
+// Counts are 64-bit, so that the int calls and their large-count (_c)
+// twins share every check.
+Side side_arg(Call& c, const void* buf, long long count, PURE_Datatype datatype,
+              bool buf_checked) {
   count_arg(count);
   Side s{type_arg(c, datatype), static_cast<std::size_t>(count)};
   if (buf_checked) buffer_arg(buf, count, *s.type.type);
@@ -67,8 +70,9 @@ onesided::Window& op_window(Call& c, PURE_Win win, bool request_based, PURE_Requ
   return w;
 }
 
-int put(const char* name, const void* origin_addr, int origin_count, PURE_Datatype origin_datatype,
-        int target_rank, PURE_Aint target_disp, int target_count, PURE_Datatype target_datatype,
+int put(const char* name, const void* origin_addr, long long origin_count,
+        PURE_Datatype origin_datatype, int target_rank, PURE_Aint target_disp,
+        long long target_count, PURE_Datatype target_datatype,
         PURE_Win win, bool request_based, PURE_Request* request) {
   return call(name, [&](Call& c) {
     onesided::Window& w = op_window(c, win, request_based, request);
@@ -80,8 +84,9 @@ int put(const char* name, const void* origin_addr, int origin_count, PURE_Dataty
   });
 }
 
-int get(const char* name, void* origin_addr, int origin_count, PURE_Datatype origin_datatype,
-        int target_rank, PURE_Aint target_disp, int target_count, PURE_Datatype target_datatype,
+int get(const char* name, void* origin_addr, long long origin_count,
+        PURE_Datatype origin_datatype, int target_rank, PURE_Aint target_disp,
+        long long target_count, PURE_Datatype target_datatype,
         PURE_Win win, bool request_based, PURE_Request* request) {
   return call(name, [&](Call& c) {
     onesided::Window& w = op_window(c, win, request_based, request);
@@ -94,10 +99,10 @@ int get(const char* name, void* origin_addr, int origin_count, PURE_Datatype ori
 }
 
 // Accumulate (`fetching` false) and get-accumulate.
-int accumulate(const char* name, const void* origin_addr, int origin_count,
-               PURE_Datatype origin_datatype, void* result_addr, int result_count,
+int accumulate(const char* name, const void* origin_addr, long long origin_count,
+               PURE_Datatype origin_datatype, void* result_addr, long long result_count,
                PURE_Datatype result_datatype, int target_rank, PURE_Aint target_disp,
-               int target_count, PURE_Datatype target_datatype, PURE_Op op, PURE_Win win,
+               long long target_count, PURE_Datatype target_datatype, PURE_Op op, PURE_Win win,
                bool fetching, bool request_based, PURE_Request* request) {
   return call(name, [&](Call& c) {
     onesided::Window& w = op_window(c, win, request_based, request);
@@ -189,6 +194,74 @@ int pure_rget_accumulate(const void* origin_addr, int origin_count,
                          int target_count, PURE_Datatype target_datatype, PURE_Op op,
                          PURE_Win win, PURE_Request* request) {
   return accumulate("pure_rget_accumulate", origin_addr, origin_count, origin_datatype,
+                    result_addr, result_count, result_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, win, true, true, request);
+}
+
+// MPI-4's large-count forms: the same with PURE_Count counts.
+int pure_put_c(const void* origin_addr, PURE_Count origin_count, PURE_Datatype origin_datatype,
+               int target_rank, PURE_Aint target_disp, PURE_Count target_count,
+               PURE_Datatype target_datatype, PURE_Win win) {
+  return put("pure_put_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+             target_count, target_datatype, win, false, nullptr);
+}
+
+int pure_rput_c(const void* origin_addr, PURE_Count origin_count, PURE_Datatype origin_datatype,
+                int target_rank, PURE_Aint target_disp, PURE_Count target_count,
+                PURE_Datatype target_datatype, PURE_Win win, PURE_Request* request) {
+  return put("pure_rput_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+             target_count, target_datatype, win, true, request);
+}
+
+int pure_get_c(void* origin_addr, PURE_Count origin_count, PURE_Datatype origin_datatype,
+               int target_rank, PURE_Aint target_disp, PURE_Count target_count,
+               PURE_Datatype target_datatype, PURE_Win win) {
+  return get("pure_get_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+             target_count, target_datatype, win, false, nullptr);
+}
+
+int pure_rget_c(void* origin_addr, PURE_Count origin_count, PURE_Datatype origin_datatype,
+                int target_rank, PURE_Aint target_disp, PURE_Count target_count,
+                PURE_Datatype target_datatype, PURE_Win win, PURE_Request* request) {
+  return get("pure_rget_c", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+             target_count, target_datatype, win, true, request);
+}
+
+int pure_accumulate_c(const void* origin_addr, PURE_Count origin_count,
+                      PURE_Datatype origin_datatype, int target_rank, PURE_Aint target_disp,
+                      PURE_Count target_count, PURE_Datatype target_datatype, PURE_Op op,
+                      PURE_Win win) {
+  return accumulate("pure_accumulate_c", origin_addr, origin_count, origin_datatype, nullptr, 0,
+                    PURE_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op,
+                    win, false, false, nullptr);
+}
+
+int pure_raccumulate_c(const void* origin_addr, PURE_Count origin_count,
+                       PURE_Datatype origin_datatype, int target_rank, PURE_Aint target_disp,
+                       PURE_Count target_count, PURE_Datatype target_datatype, PURE_Op op,
+                       PURE_Win win, PURE_Request* request) {
+  return accumulate("pure_raccumulate_c", origin_addr, origin_count, origin_datatype, nullptr, 0,
+                    PURE_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op,
+                    win, false, true, request);
+}
+
+int pure_get_accumulate_c(const void* origin_addr, PURE_Count origin_count,
+                          PURE_Datatype origin_datatype, void* result_addr, PURE_Count result_count,
+                          PURE_Datatype result_datatype, int target_rank, PURE_Aint target_disp,
+                          PURE_Count target_count, PURE_Datatype target_datatype, PURE_Op op,
+                          PURE_Win win) {
+  return accumulate("pure_get_accumulate_c", origin_addr, origin_count, origin_datatype,
+                    result_addr, result_count, result_datatype, target_rank, target_disp,
+                    target_count, target_datatype, op, win, true, false, nullptr);
+}
+
+int pure_rget_accumulate_c(const void* origin_addr, PURE_Count origin_count,
+                           PURE_Datatype origin_datatype, void* result_addr,
+                           PURE_Count result_count, PURE_Datatype result_datatype, int target_rank,
+                           PURE_Aint target_disp, PURE_Count target_count,
+                           PURE_Datatype target_datatype, PURE_Op op, PURE_Win win,
+                           PURE_Request* request) {
+  return accumulate("pure_rget_accumulate_c", origin_addr, origin_count, origin_datatype,
                     result_addr, result_count, result_datatype, target_rank, target_disp,
                     target_count, target_datatype, op, win, true, true, request);
 }

@@ -3,10 +3,13 @@
 // calls are in rma.cpp; attributes in attributes.cpp, error handlers in
 // errhandlers.cpp, as for communicators.
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "api/call.h"
+#include "base/cpu.h"
 #include "api/comms.h"
 #include "api/windows.h"
 #include "net/window_net.h"
@@ -87,15 +90,18 @@ PURE_Win make_window(Call& c, Comm& comm, const onesided::CreateArgs& args) {
   return handle;
 }
 
-int create(const char* name, onesided::Flavor flavor, void* base, PURE_Aint size, int disp_unit,
-           PURE_Info info, PURE_Comm comm, void* baseptr, PURE_Win* win) {
+// `disp_unit` is 64-bit for the large-count (_c) forms; a window keeps an
+// int one, which any real unit fits.
+int create(const char* name, onesided::Flavor flavor, void* base, PURE_Aint size,
+           PURE_Aint disp_unit, PURE_Info info, PURE_Comm comm, void* baseptr, PURE_Win* win) {
   return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     const Info* given = info_arg(c, info, true);
     if (!win) fail(PURE_ERR_ARG, "null window pointer");
     if (size < 0) fail(PURE_ERR_SIZE, "invalid window size %td", static_cast<std::ptrdiff_t>(size));
-    if (disp_unit <= 0)
-      fail(PURE_ERR_DISP, "invalid displacement unit %d (must be > 0)", disp_unit);
+    if (disp_unit <= 0 || disp_unit > INT_MAX)
+      fail(PURE_ERR_DISP, "invalid displacement unit %td (must be > 0 and at most %d)",
+           static_cast<std::ptrdiff_t>(disp_unit), INT_MAX);
     if (flavor == onesided::Flavor::create && size > 0 && !base)
       fail(PURE_ERR_BASE, "null base with a window size of %td bytes",
            static_cast<std::ptrdiff_t>(size));
@@ -105,7 +111,7 @@ int create(const char* name, onesided::Flavor flavor, void* base, PURE_Aint size
     args.flavor = flavor;
     args.base = base;
     args.size = size;
-    args.disp_unit = disp_unit;
+    args.disp_unit = static_cast<int>(disp_unit);
     args.call = name;
     *win = make_window(c, cm, args);
     c.rank.handles().wins.find(*win)->get()->set_hints(hints_of(Info{}, given));
@@ -113,6 +119,22 @@ int create(const char* name, onesided::Flavor flavor, void* base, PURE_Aint size
       onesided::Window& w = win_arg(c, *win);
       *static_cast<void**>(baseptr) = w.base_attr();
     }
+  });
+}
+
+// pure_win_shared_query and its _c twin (`Unit`: int or PURE_Aint).
+template <class Unit>
+int shared_query(const char* name, PURE_Win win, int rank, PURE_Aint* size, Unit* disp_unit,
+                 void* baseptr) {
+  return call(name, [&](Call& c) {
+    onesided::Window& w = win_arg(c, win);
+    if (!size || !disp_unit || !baseptr) fail(PURE_ERR_ARG, "null size, disp_unit or baseptr");
+    if (rank != PURE_PROC_NULL && (rank < 0 || rank >= w.size()))
+      fail(PURE_ERR_RANK, "invalid rank %d (%s has %d ranks)", rank, w.describe().c_str(),
+           w.size());
+    int unit = 0;
+    w.shared_query(rank, size, &unit, static_cast<void**>(baseptr), name);
+    *disp_unit = unit;
   });
 }
 
@@ -138,6 +160,24 @@ int pure_win_allocate_shared(PURE_Aint size, int disp_unit, PURE_Info info, PURE
                 info, comm, baseptr, win);
 }
 
+int pure_win_create_c(void* base, PURE_Aint size, PURE_Aint disp_unit, PURE_Info info,
+                      PURE_Comm comm, PURE_Win* win) {
+  return create("pure_win_create_c", onesided::Flavor::create, base, size, disp_unit, info, comm,
+                nullptr, win);
+}
+
+int pure_win_allocate_c(PURE_Aint size, PURE_Aint disp_unit, PURE_Info info, PURE_Comm comm,
+                        void* baseptr, PURE_Win* win) {
+  return create("pure_win_allocate_c", onesided::Flavor::allocate, nullptr, size, disp_unit,
+                info, comm, baseptr, win);
+}
+
+int pure_win_allocate_shared_c(PURE_Aint size, PURE_Aint disp_unit, PURE_Info info,
+                               PURE_Comm comm, void* baseptr, PURE_Win* win) {
+  return create("pure_win_allocate_shared_c", onesided::Flavor::shared, nullptr, size, disp_unit,
+                info, comm, baseptr, win);
+}
+
 int pure_win_create_dynamic(PURE_Info info, PURE_Comm comm, PURE_Win* win) {
   return create("pure_win_create_dynamic", onesided::Flavor::dynamic, nullptr, 0, 1, info, comm,
                 nullptr, win);
@@ -145,14 +185,29 @@ int pure_win_create_dynamic(PURE_Info info, PURE_Comm comm, PURE_Win* win) {
 
 int pure_win_shared_query(PURE_Win win, int rank, PURE_Aint* size, int* disp_unit,
                           void* baseptr) {
-  return call("pure_win_shared_query", [&](Call& c) {
-    onesided::Window& w = win_arg(c, win);
-    if (!size || !disp_unit || !baseptr) fail(PURE_ERR_ARG, "null size, disp_unit or baseptr");
-    if (rank != PURE_PROC_NULL && (rank < 0 || rank >= w.size()))
-      fail(PURE_ERR_RANK, "invalid rank %d (%s has %d ranks)", rank, w.describe().c_str(),
-           w.size());
-    w.shared_query(rank, size, disp_unit, static_cast<void**>(baseptr), "pure_win_shared_query");
+  return shared_query("pure_win_shared_query", win, rank, size, disp_unit, baseptr);
+}
+
+int pure_win_shared_query_c(PURE_Win win, int rank, PURE_Aint* size, PURE_Aint* disp_unit,
+                            void* baseptr) {
+  return shared_query("pure_win_shared_query_c", win, rank, size, disp_unit, baseptr);
+}
+
+int pure_alloc_mem(PURE_Aint size, PURE_Info info, void* baseptr) {
+  return call("pure_alloc_mem", [&](Call& c) {
+    info_arg(c, info, true);  // no hint changes how memory is allocated here
+    if (!baseptr) fail(PURE_ERR_ARG, "null baseptr");
+    if (size < 0) fail(PURE_ERR_SIZE, "invalid size %td", static_cast<std::ptrdiff_t>(size));
+    void* p = nullptr;
+    // One byte at least, so that every success is a pointer pure_free_mem takes.
+    if (posix_memalign(&p, kCacheLine, size > 0 ? static_cast<std::size_t>(size) : 1) != 0)
+      fail(PURE_ERR_NO_MEM, "cannot allocate %td bytes", static_cast<std::ptrdiff_t>(size));
+    *static_cast<void**>(baseptr) = p;
   });
+}
+
+int pure_free_mem(void* base) {
+  return call("pure_free_mem", [&](Call&) { std::free(base); });
 }
 
 int pure_win_attach(PURE_Win win, void* base, PURE_Aint size) {
