@@ -66,6 +66,10 @@ suites:
                               256 and 1024) in one Pure process: peak resident
                               memory and the run's wall time against the rank
                               count, beside Open MPI at 2 and 8 processes
+  rma [--quick] [--rounds N]  one-sided latency (bench/rma.c: put, get and
+                              fetch_and_op, each completed by a flush, under
+                              lock_all): Pure in one process and across two,
+                              Open MPI (osc/ucx) and MPICH, two processes each
   queue [--quick]             eager-queue micro-benchmarks against
                               boost::lockfree::spsc_queue
   floor [--quick]             the machine's floors under the targets: a cache
@@ -202,6 +206,7 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 
 ompi_args=()
+ompi_env=()
 ompi_transport=
 
 # Runs the MPI benchmark briefly with the given transport options; succeeds
@@ -242,6 +247,19 @@ pick_ompi_transport() {
   die "Open MPI cannot run 2 processes here (see the output above)"
 }
 
+# ompi_args' --mca options as OMPI_MCA_* variables (ompi_env), for Pure's
+# runs across processes: purerun runs mpirun itself.
+ompi_env_of_args() {
+  local i
+  ompi_env=()
+  for ((i = 0; i + 2 < ${#ompi_args[@]} + 1; ++i)); do
+    if [ "${ompi_args[i]}" = --mca ]; then
+      ompi_env+=("OMPI_MCA_${ompi_args[i + 1]}=${ompi_args[i + 2]}")
+      i=$((i + 2))
+    fi
+  done
+}
+
 # Says which OMPI_MCA_* variables also shape the Open MPI runs, if any.
 ompi_env_note() {
   local vars
@@ -255,6 +273,7 @@ begin_with_ompi() {
   local dir=$1 suite=$2
   shift 2
   pick_ompi_transport
+  ompi_env_of_args
   echo "bench: Open MPI transport: $ompi_transport$(ompi_env_note)" >&2
   "${report[@]}" begin "$dir" --suite "$suite" --transport "$ompi_transport" "$@"
 }
@@ -290,16 +309,9 @@ p2p_suite() {
   build_release
   dir=$(fresh_results "$name")
   begin_with_ompi "$dir" "$name" --rounds "$rounds"
-  local pure=("$pure_root/tools/purerun" -n 2 --bind core) i r
+  local pure=("$pure_root/tools/purerun" -n 2 --bind core) r
   if [ "$inter" = 1 ]; then
-    pure=(env)
-    for ((i = 0; i + 2 < ${#ompi_args[@]} + 1; ++i)); do
-      if [ "${ompi_args[i]}" = --mca ]; then
-        pure+=("OMPI_MCA_${ompi_args[i + 1]}=${ompi_args[i + 2]}")
-        i=$((i + 2))
-      fi
-    done
-    pure+=("$pure_root/tools/purerun" -n 2 --ranks-per-proc 1 --bind core)
+    pure=(env "${ompi_env[@]}" "$pure_root/tools/purerun" -n 2 --ranks-per-proc 1 --bind core)
   fi
   for ((r = 1; r <= rounds; ++r)); do
     printf 'bench: round %d/%d: Pure' "$r" "$rounds" >&2
@@ -594,6 +606,48 @@ cmd_queue() {
   show_report "$dir"
 }
 
+# ------------------------------------------------------------------ rma
+
+# One-sided latency (bench/rma.c): Pure with 2 rank threads, Pure with one
+# rank in each of 2 processes, Open MPI (osc/ucx, the component that runs
+# passive target here) and MPICH (its mpicc builds rma.c; left out, with a
+# note, where MPICH is not installed), alternating.
+cmd_rma() {
+  local rounds quick plot threshold
+  suite_options rma 3 1 quick rounds plot -- "$@"
+  local args=() dir r mpich=$build/bench/bench_rma_mpich
+  [ -z "$quick" ] || args=(--quick)
+  build_release
+  if command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null; then
+    mpicc.mpich -O2 -o "$mpich" "$pure_root/bench/rma.c" || die "building rma.c with MPICH failed"
+  else
+    echo "bench: MPICH is not installed: its runs are left out" >&2
+    mpich=
+  fi
+  dir=$(fresh_results rma)
+  begin_with_ompi "$dir" rma --rounds "$rounds"
+  for ((r = 1; r <= rounds; ++r)); do
+    printf 'bench: round %d/%d: Pure' "$r" "$rounds" >&2
+    bench_run "$dir" "pure.$r" impl=pure "round=$r" -- \
+      "$pure_root/tools/purerun" -n 2 --bind core "$build/bench/bench_rma_pure" "${args[@]}"
+    printf ', Pure across processes' >&2
+    bench_run "$dir" "pure-procs.$r" impl=pure-procs "round=$r" -- \
+      env "${ompi_env[@]}" "$pure_root/tools/purerun" -n 2 --ranks-per-proc 1 --bind core \
+      "$build/bench/bench_rma_pure" "${args[@]}"
+    printf ', Open MPI' >&2
+    bench_run "$dir" "mpi.$r" impl=mpi "round=$r" -- \
+      mpirun -np 2 --bind-to core "${ompi_args[@]}" --mca osc ucx "$build/bench/bench_rma_mpi" \
+      "${args[@]}"
+    if [ -n "$mpich" ]; then
+      printf ', MPICH' >&2
+      bench_run "$dir" "mpich.$r" impl=mpich "round=$r" -- \
+        mpiexec.mpich -n 2 -bind-to core "$mpich" "${args[@]}"
+    fi
+    printf '\n' >&2
+  done
+  show_report "$dir" "${plot[@]}"
+}
+
 # ----------------------------------------------------------------- main
 
 # Sourced (tools/demo.sh): the helpers only.
@@ -605,7 +659,7 @@ fi
 suite=$1
 shift
 case $suite in
-  p2p | internode | coll | tasks | apps | scale | queue | floor) "cmd_$suite" "$@" ;;
+  p2p | internode | coll | tasks | apps | scale | rma | queue | floor) "cmd_$suite" "$@" ;;
   -h | --help) usage ;;
   *) usage >&2; echo "bench: unknown suite '$suite'" >&2; exit 2 ;;
 esac

@@ -91,6 +91,16 @@ TARGETS = (
            "with tasks, imbalanced <= 1.15x balanced"),
     Target("apps", "", "tasks vs mpi", None, (">=", 1.5), None, False,
            "with tasks, imbalanced >= 1.5x faster than Open MPI"),
+    Target("rma", "in process vs MPICH", "put", 8, None, 10.0, True,
+           "8 B put+flush within a process >= 10x faster than MPICH's between processes"),
+    Target("rma", "in process vs MPICH", "get", 8, None, 10.0, True,
+           "8 B get+flush within a process >= 10x faster than MPICH's"),
+    Target("rma", "in process vs MPICH", "fetch_op", 8, None, 10.0, True,
+           "fetch_and_op+flush within a process >= 10x faster than MPICH's"),
+    Target("rma", "across processes vs Open MPI", "put", 8, None, 1 / 1.2, True,
+           "8 B put+flush across processes within 1.2x of Open MPI's (ratio >= 0.83x)"),
+    Target("rma", "across processes vs Open MPI", "get", 8, None, 1 / 1.2, True,
+           "8 B get+flush across processes within 1.2x of Open MPI's (ratio >= 0.83x)"),
     Target("scale", "", "KiB per rank", None, ("<=", 64.0), None, False,
            "memory at most 64 KiB per rank plus a fixed base"),
     Target("scale", "", "wall time", 4096, ("<", 5.0), None, False,
@@ -806,6 +816,13 @@ def report_floor(ctx, runs, out):
     return 0
 
 
+def report_rma(ctx, runs, out):
+    sys.dont_write_bytecode = True
+    import bench_rma  # the one-sided report: four implementations
+
+    return bench_rma.report(ctx, runs, out)
+
+
 def report_apps(ctx, runs, out):
     sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
     import bench_apps  # the applications' report: their own result lines
@@ -820,6 +837,7 @@ REPORTS = {
     "coll-threshold": report_threshold,
     "tasks": report_tasks,
     "apps": report_apps,
+    "rma": report_rma,
     "demo": report_demo,
     "scale": report_scale,
     "queue": report_queue,

@@ -1,0 +1,74 @@
+"""The report of `tools/bench.sh rma`: bench/rma.c's passive-target latencies
+(an operation from rank 0 to rank 1's window, completed by a flush, under
+lock_all) for Pure with two rank threads of one process, Pure with one rank
+in each of two processes (over Open MPI), Open MPI (osc/ucx) and MPICH, two
+processes each. A module of tools/bench_report.py, which loads it for the
+`rma` suite.
+
+Runs are named IMPL.ROUND with impl one of IMPLS. The table gives each
+implementation's best time over the rounds; the ratios compare best with
+best (> 1: Pure is faster), and the targets also take the median over rounds
+of the ratio within a round, since the VM's phases move every figure.
+"""
+from bench_report import median, ratio, targets, verdict
+
+IMPLS = (("pure", "Pure, 1 process"), ("pure-procs", "Pure, 2 processes"),
+         ("mpi", "Open MPI"), ("mpich", "MPICH"))
+# Which two implementations each target's scope compares: (Pure's, the other's).
+SCOPES = {"in process vs MPICH": ("pure", "mpich"),
+          "across processes vs Open MPI": ("pure-procs", "mpi")}
+
+
+def latencies(runs):
+    """{(impl, round): {(op, bytes): usec}}"""
+    by_run = {}
+    for run in runs:
+        table = by_run.setdefault((run.impl, int(run.round)), {})
+        for r in run.measures():
+            if r.get("kind") == "lat":
+                table[r["op"], int(r["bytes"])] = float(r["usec"])
+    return by_run
+
+
+def both(best, other, pure):
+    """The other's time over Pure's, 0 when either was not measured."""
+    return ratio(best[other], best[pure]) if other in best and pure in best else 0
+
+
+def report(ctx, runs, out):
+    by_run = latencies(runs)
+    rounds = sorted({rnd for _, rnd in by_run})
+    impls = [(impl, name) for impl, name in IMPLS if any(i == impl for i, _ in by_run)]
+    rows = sorted({key for table in by_run.values() for key in table},
+                  key=lambda k: (k[1], ("put", "get", "fetch_op").index(k[0])))
+    best = {(impl, key): min(t[key] for (i, _), t in by_run.items() if i == impl and key in t)
+            for impl, _ in impls for key in rows
+            if any(i == impl and key in t for (i, _), t in by_run.items())}
+    out("One-sided latency (bench/rma.c): rank 0's operation on rank 1's window, completed by a")
+    out("flush, under lock_all; us per operation, the best of %d round(s). Pure: purerun -n 2%s", len(rounds),
+        ctx.env_note("PURE_"))
+    out("(threads of one process) and purerun -n 2 --ranks-per-proc 1 (over Open MPI). Open MPI:")
+    out("%s, osc/ucx. MPICH: mpiexec.mpich -n 2. Load average (1, 5, 15 min) %s; %d cores.\n",
+        ctx.ompi, ctx.load, ctx.cores)
+    header = "| %-9s | %7s |" + " %17s |" * len(impls) + " %14s | %16s |"
+    out(header, "operation", "bytes", *[name for _, name in impls], "MPICH / Pure", "Open MPI / Pure")
+    for key in rows:
+        cells = ["%17.4f" % best[impl, key] if (impl, key) in best else "%17s" % "-"
+                 for impl, _ in impls]
+        vs_mpich = both(best, ("mpich", key), ("pure", key))
+        vs_ompi = both(best, ("mpi", key), ("pure-procs", key))
+        out("| %-9s | %7d |" + " %s |" * len(impls) + " %13s | %15s |", key[0], key[1], *cells,
+            "%.2fx" % vs_mpich if vs_mpich else "-", "%.2fx" % vs_ompi if vs_ompi else "-")
+    out()
+    for scope, (pure, other) in SCOPES.items():
+        for t in targets("rma", scope):
+            key = (t.measure, t.size)
+            if (pure, key) not in best or (other, key) not in best:
+                out("Target: %s: not measured", t.text)
+                continue
+            best_ratio = ratio(best[other, key], best[pure, key])
+            paired = median([ratio(by_run[other, r][key], by_run[pure, r][key]) for r in rounds
+                             if key in by_run.get((other, r), {}) and key in by_run.get((pure, r), {})])
+            out("Target: %s: %.2fx best against best, %.2fx the median within a round -> %s",
+                t.text, best_ratio, paired, verdict(t, ratio=best_ratio, paired=paired))
+    return 0
