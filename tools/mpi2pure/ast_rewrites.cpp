@@ -173,6 +173,15 @@ class LibcObjects : public MatchFinder::MatchCallback {
   TuContext& tu_;
 };
 
+// A use whose meaning is the process's, not the rank's: a warning that says
+// what differs (an error with --strict).
+void process_wide(TuContext& tu, SourceLocation at, const std::string& message) {
+  if (tu.session.options.strict)
+    tu.session.report.error(tu.where(at), message);
+  else
+    tu.session.report.warning(tu.where(at), message);
+}
+
 // Library calls whose state is the process's by nature: warnings that say
 // what differs (errors with --strict).
 class LibcHazards : public MatchFinder::MatchCallback {
@@ -187,10 +196,7 @@ class LibcHazards : public MatchFinder::MatchCallback {
     if (tu_.place(at) != Place::project) return;
     const std::string message = fd->getName().str() + ": " + libc_hazard(fd->getName())->str() +
                                 " (ranks are threads of one process)";
-    if (tu_.session.options.strict)
-      tu_.session.report.error(tu_.where(at), message);
-    else
-      tu_.session.report.warning(tu_.where(at), message);
+    process_wide(tu_, at, message);
   }
 
  private:
@@ -224,10 +230,7 @@ class SignalHandlerExits : public MatchFinder::MatchCallback {
           ": a signal interrupts whichever thread of the process it reaches, so exit(0) ends "
           "only that thread's rank, where under mpirun it ended the process the signal was for "
           "(_exit ends the process in both; ranks are threads of one process)";
-      if (tu_.session.options.strict)
-        tu_.session.report.error(tu_.where(at), message);
-      else
-        tu_.session.report.warning(tu_.where(at), message);
+      process_wide(tu_, at, message);
     }
   }
 
