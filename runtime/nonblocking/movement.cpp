@@ -106,7 +106,8 @@ void alltoall(Schedule& s, const std::vector<Block>& sends, const std::vector<Bl
               bool in_place) {
   const int n = s.size(), me = s.rank();
   s.round();
-  std::vector<Block> out = sends;
+  // In place there are no send blocks: each is filled below.
+  std::vector<Block> out = in_place ? std::vector<Block>(static_cast<std::size_t>(n)) : sends;
   if (in_place) {
     // What goes out is what the receives overwrite: packed aside when the
     // round starts, before anything is received.
