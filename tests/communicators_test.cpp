@@ -158,6 +158,31 @@ TEST_P(Communicators, CreateFromGroup) {
       EXPECT_PURE_OK(pure_group_free(&cg));
       EXPECT_PURE_OK(pure_comm_free(&ce));
     }
+    // Disjoint groups in one call (MPI 2.2): evens pass theirs, odds theirs,
+    // and each gets a communicator of its own group, in the group's order.
+    PURE_Comm mine_comm;
+    EXPECT_PURE_OK(pure_comm_create(PURE_COMM_WORLD, rank % 2 == 0 ? evens : odds, &mine_comm));
+    ASSERT_NE(mine_comm, PURE_COMM_NULL);
+    {
+      PURE_Group own = rank % 2 == 0 ? evens : odds, cg;
+      int own_size = -1, own_rank = -2, cs = -3, cr = -4, cmp = -1;
+      EXPECT_PURE_OK(pure_group_size(own, &own_size));
+      EXPECT_PURE_OK(pure_group_rank(own, &own_rank));
+      EXPECT_PURE_OK(pure_comm_size(mine_comm, &cs));
+      EXPECT_PURE_OK(pure_comm_rank(mine_comm, &cr));
+      EXPECT_EQ(cs, own_size);
+      EXPECT_EQ(cr, own_rank);
+      EXPECT_PURE_OK(pure_comm_group(mine_comm, &cg));
+      EXPECT_PURE_OK(pure_group_compare(cg, own, &cmp));
+      EXPECT_EQ(cmp, PURE_IDENT);
+      EXPECT_PURE_OK(pure_group_free(&cg));
+      int sum = 0;
+      EXPECT_PURE_OK(pure_allreduce(&rank, &sum, 1, PURE_INT, PURE_SUM, mine_comm));
+      int expect = 0;
+      for (int r = rank % 2; r < size; r += 2) expect += r;
+      EXPECT_EQ(sum, expect) << "only the rank's own group took part";
+      EXPECT_PURE_OK(pure_comm_free(&mine_comm));
+    }
     // translate: world ranks 0..size-1 into the odd group
     std::vector<int> in(static_cast<std::size_t>(size) + 1), out(in.size(), -5);
     for (int r = 0; r < size; ++r) in[static_cast<std::size_t>(r)] = r;

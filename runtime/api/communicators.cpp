@@ -165,11 +165,18 @@ int pure_comm_create(PURE_Comm comm, PURE_Group group, PURE_Comm* newcomm) {
     const std::vector<int>& g = group_arg(c, group)->members();
     subgroup_arg(cm, g);
     const int pos = position(g, c.rank.world());
-    const int color = pos == PURE_UNDEFINED ? PURE_UNDEFINED : 0;
     Context cx = c.rank.context();
-    *newcomm = install(c, cm,
-                       cm.inter() ? inter::split(cx, cm, color, pos, "pure_comm_create")
-                                  : split(c, cm, "pure_comm_create", color, pos));
+    if (cm.inter()) {
+      const int color = pos == PURE_UNDEFINED ? PURE_UNDEFINED : 0;
+      *newcomm = install(c, cm, inter::split(cx, cm, color, pos, "pure_comm_create"));
+      return;
+    }
+    // Members may pass different groups as long as they are disjoint (MPI
+    // 2.2 and on): each becomes a communicator of its own. A group's first
+    // world rank names it, and the members keep the group's order.
+    const int color =
+        pos == PURE_UNDEFINED ? PURE_UNDEFINED : *std::min_element(g.begin(), g.end());
+    *newcomm = install(c, cm, split(c, cm, "pure_comm_create", color, pos));
   });
 }
 
