@@ -242,7 +242,10 @@ int pure_comm_get_name(PURE_Comm comm, char* comm_name, int* resultlen) {
   return call("pure_comm_get_name", [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (!comm_name || !resultlen) fail(PURE_ERR_ARG, "null name or length pointer");
-    const std::string& name = cm.name();
+    // A predefined communicator is called what the program calls it:
+    // MPI_COMM_WORLD in a program written for MPI (as pure_type_get_name).
+    const bool predefined = cm.name() == "PURE_COMM_WORLD" || cm.name() == "PURE_COMM_SELF";
+    const std::string name = predefined ? in_program_names(cm.name()) : cm.name();
     const std::size_t n = std::min<std::size_t>(name.size(), PURE_MAX_OBJECT_NAME - 1);
     std::memcpy(comm_name, name.data(), n);
     comm_name[n] = '\0';
