@@ -180,6 +180,32 @@ TEST_P(Collectives, AllreduceAndReduceEveryOpAndType) {
   }));
 }
 
+// PURE_CHAR reduces as an integer, as under Open MPI and MPICH (MPI lists
+// it as text, but programs reduce chars): sums wrap as char does, and the
+// bitwise and logical ops apply.
+TEST_P(Collectives, CharReducesAsAnInteger) {
+  const int n = GetParam();
+  EXPECT_EQ(0, run_ranks(n, [](int rank, int size) {
+    const char mine[4] = {static_cast<char>(rank + 1), static_cast<char>(1 << (rank % 7)),
+                          static_cast<char>(1), static_cast<char>(rank)};
+    char sum[4], bor[4], land[4], maxv[4];
+    EXPECT_PURE_OK(pure_allreduce(mine, sum, 4, PURE_CHAR, PURE_SUM, PURE_COMM_WORLD));
+    EXPECT_PURE_OK(pure_allreduce(mine, bor, 4, PURE_CHAR, PURE_BOR, PURE_COMM_WORLD));
+    EXPECT_PURE_OK(pure_allreduce(mine, land, 4, PURE_CHAR, PURE_LAND, PURE_COMM_WORLD));
+    EXPECT_PURE_OK(pure_reduce(mine, maxv, 4, PURE_CHAR, PURE_MAX, 0, PURE_COMM_WORLD));
+    int total = 0, bits = 0;
+    for (int r = 0; r < size; ++r) {
+      total += r + 1;
+      bits |= 1 << (r % 7);
+    }
+    EXPECT_EQ(sum[0], static_cast<char>(total));
+    EXPECT_EQ(bor[1], static_cast<char>(bits));
+    EXPECT_EQ(land[2], 1) << "every rank passes 1";
+    EXPECT_EQ(land[3], 0) << "rank 0 passes 0";
+    if (rank == 0) EXPECT_EQ(maxv[3], static_cast<char>(size - 1));
+  }));
+}
+
 TEST_P(Collectives, BarrierSeparatesPhases) {
   const int n = GetParam();
   std::vector<std::atomic<int>> phase(static_cast<std::size_t>(n));

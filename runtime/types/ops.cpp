@@ -64,6 +64,9 @@ enum class Category { none, integer, floating, complex, logical, byte, pair };
 Category category(BaseType b) {
   using B = BaseType;
   switch (b) {
+    // char too: MPI names it a text type, but Open MPI and MPICH reduce it as
+    // an integer and programs rely on that.
+    case B::char_:
     case B::schar: case B::uchar: case B::short_: case B::ushort: case B::int_: case B::uint_:
     case B::long_: case B::ulong_: case B::llong: case B::ullong: case B::int8: case B::int16:
     case B::int32: case B::int64: case B::uint8: case B::uint16: case B::uint32: case B::uint64:
@@ -84,6 +87,7 @@ template <template <class> class F>
 Kernel integer_kernel(BaseType b) {
   using B = BaseType;
   switch (b) {
+    case B::char_: return &apply<char, F<char>>;
     case B::schar: return &apply<signed char, F<signed char>>;
     case B::uchar: return &apply<unsigned char, F<unsigned char>>;
     case B::short_: return &apply<short, F<short>>;
