@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <thread>
 
@@ -54,10 +53,12 @@ TEST_P(ParkerHandoff, NoWakeUpIsLost) {
         parks.fetch_add(1, std::memory_order_relaxed);
       }
       jitter();
-      // Now and then publish late, so that the other thread, done polling,
-      // surely parks: the sleeping side of the handoff is exercised on any
-      // machine, however the threads happen to be scheduled.
-      if (t % 1024 < 2) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      // Now and then publish only once the other thread has announced
+      // itself (it waits for this turn, so it will): it then re-checks,
+      // finds nothing and parks, so the sleeping side of the handoff is
+      // exercised on any machine, however the threads are scheduled.
+      if (t % 1024 < 2 && t + 1 < kHandoffs)
+        while (!parker[1 - me].announced()) std::this_thread::yield();
       // Publish, then notify: the order every notifier in the runtime uses.
       turn.store(t + 1, std::memory_order_release);
       parker[1 - me].notify();
