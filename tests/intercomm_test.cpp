@@ -370,6 +370,38 @@ TEST_P(Intercomms, AllToAllCollectives) {
   });
 }
 
+// allgather(v) with blocks past the eager limit (single-copy rendezvous):
+// each leader sends its group's blocks before it waits for them to leave,
+// so the two leaders do not wait for each other's receives (they did, and
+// deadlocked; found by MPICH's coll/icallgather). Groups of uneven sizes.
+TEST_P(Intercomms, LargeAllgather) {
+  expect_clean_run(GetParam(), [](int rank, int size) {
+    Pair p = make_pair_of(rank, size, size > 2 ? 1 : -1);
+    const std::vector<int>& other = p.theirs();
+    const int n_other = static_cast<int>(other.size());
+    for (int items : {3000, 40000}) {
+      std::vector<int> mine(static_cast<std::size_t>(items));
+      for (int i = 0; i < items; ++i) mine[static_cast<std::size_t>(i)] = rank * 1000003 + i;
+      std::vector<int> all(static_cast<std::size_t>(items) * static_cast<std::size_t>(n_other), -1);
+      EXPECT_PURE_OK(
+          pure_allgather(mine.data(), items, PURE_INT, all.data(), items, PURE_INT, p.inter));
+      std::vector<int> counts(static_cast<std::size_t>(n_other), items), displs(counts.size());
+      for (int k = 0; k < n_other; ++k) displs[static_cast<std::size_t>(k)] = (n_other - 1 - k) * items;
+      std::vector<int> vall(all.size(), -1);
+      EXPECT_PURE_OK(pure_allgatherv(mine.data(), items, PURE_INT, vall.data(), counts.data(),
+                                     displs.data(), PURE_INT, p.inter));
+      for (int k = 0; k < n_other; ++k)
+        for (int i = 0; i < items; ++i) {
+          const int want = other[static_cast<std::size_t>(k)] * 1000003 + i;
+          ASSERT_EQ(all[static_cast<std::size_t>(k * items + i)], want) << "allgather " << k;
+          ASSERT_EQ(vall[static_cast<std::size_t>((n_other - 1 - k) * items + i)], want)
+              << "allgatherv " << k;
+        }
+    }
+    free_pair(p);
+  });
+}
+
 TEST_P(Intercomms, MergeDupSplitCreate) {
   expect_clean_run(GetParam(), [](int rank, int size) {
     Pair p = make_pair_of(rank, size);

@@ -318,18 +318,14 @@ void allgatherv(Context& cx, Comm& ic, const char* call, const void* send, std::
   Blocks theirs;
   theirs.sizes.resize(at(ic.remote_group().size()));
   at_leader(cx, g, call, [&] {
-    {
-      Exchange x(cx, ic.bridge(), call);
-      send_blocks(x, remote_leader(ic), mine, kAllgather);
-      x.recv_bytes(remote_leader(ic), theirs.sizes.data(), theirs.sizes.size() * 8, kAllgather);
-      x.wait();
-    }
-    std::size_t total = 0;
-    for (std::uint64_t s : theirs.sizes) total += s;
-    theirs.data.resize(total);
-    Exchange x(cx, ic.bridge(), call);
-    x.recv_bytes(remote_leader(ic), theirs.data.data(), total, kAllgather);
-    x.wait();
+    // Both leaders send before either waits for its sends: a send larger
+    // than the eager limit completes only once the other leader posted its
+    // receive, which it does only after it learnt the sizes.
+    Exchange out(cx, ic.bridge(), call);
+    send_blocks(out, remote_leader(ic), mine, kAllgather);
+    theirs = recv_blocks(cx, ic.bridge(), call, remote_leader(ic), ic.remote_group().size(),
+                         kAllgather);
+    out.wait();
   });
   route::bcast(cx.member, g, call, theirs.sizes.data(), theirs.sizes.size() * 8, bytes(), 0);
   std::size_t total = 0;
