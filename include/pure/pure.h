@@ -1006,6 +1006,206 @@ int pure_add_error_class(int* errorclass);
 int pure_add_error_code(int errorclass, int* errorcode);
 int pure_add_error_string(int errorcode, const char* string);
 
+/* ---- persistent collectives (MPI-4) -------------------------------------------------
+ * pure_X_init builds the collective once, as an inactive request that
+ * pure_start runs again and again (each run finished by a wait or test);
+ * members initialise them in the same order as their other collectives on
+ * the communicator and start them in the same order too. */
+int pure_barrier_init(PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_bcast_init(void *buffer, int count, PURE_Datatype datatype, int root, PURE_Comm comm,
+                    PURE_Info info, PURE_Request *request);
+int pure_bcast_init_c(void *buffer, PURE_Count count, PURE_Datatype datatype, int root,
+                      PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_reduce_init(const void *sendbuf, void *recvbuf, int count, PURE_Datatype datatype,
+                     PURE_Op op, int root, PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_reduce_init_c(const void *sendbuf, void *recvbuf, PURE_Count count, PURE_Datatype datatype,
+                       PURE_Op op, int root, PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_allreduce_init(const void *sendbuf, void *recvbuf, int count, PURE_Datatype datatype,
+                        PURE_Op op, PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_allreduce_init_c(const void *sendbuf, void *recvbuf, PURE_Count count,
+                          PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, PURE_Info info,
+                          PURE_Request *request);
+int pure_scan_init(const void *sendbuf, void *recvbuf, int count, PURE_Datatype datatype,
+                   PURE_Op op, PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_scan_init_c(const void *sendbuf, void *recvbuf, PURE_Count count, PURE_Datatype datatype,
+                     PURE_Op op, PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_exscan_init(const void *sendbuf, void *recvbuf, int count, PURE_Datatype datatype,
+                     PURE_Op op, PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_exscan_init_c(const void *sendbuf, void *recvbuf, PURE_Count count, PURE_Datatype datatype,
+                       PURE_Op op, PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                   PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
+                                   PURE_Info info, PURE_Request *request);
+int pure_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, PURE_Count recvcount,
+                                     PURE_Datatype datatype, PURE_Op op, PURE_Comm comm,
+                                     PURE_Info info, PURE_Request *request);
+int pure_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, PURE_Info info,
+                             PURE_Request *request);
+int pure_reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const PURE_Count recvcounts[],
+                               PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, PURE_Info info,
+                               PURE_Request *request);
+int pure_gatherv_init(const void *sendbuf, int sendcount, PURE_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], PURE_Datatype recvtype, int root,
+                      PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_gatherv_init_c(const void *sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                        void *recvbuf, const PURE_Count recvcounts[], const PURE_Aint displs[],
+                        PURE_Datatype recvtype, int root, PURE_Comm comm, PURE_Info info,
+                        PURE_Request *request);
+int pure_gather_init(const void *sendbuf, int sendcount, PURE_Datatype sendtype, void *recvbuf,
+                     int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm,
+                     PURE_Info info, PURE_Request *request);
+int pure_gather_init_c(const void *sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                       void *recvbuf, PURE_Count recvcount, PURE_Datatype recvtype, int root,
+                       PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                       PURE_Datatype sendtype, void *recvbuf, int recvcount, PURE_Datatype recvtype,
+                       int root, PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_scatterv_init_c(const void *sendbuf, const PURE_Count sendcounts[],
+                         const PURE_Aint displs[], PURE_Datatype sendtype, void *recvbuf,
+                         PURE_Count recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm,
+                         PURE_Info info, PURE_Request *request);
+int pure_scatter_init(const void *sendbuf, int sendcount, PURE_Datatype sendtype, void *recvbuf,
+                      int recvcount, PURE_Datatype recvtype, int root, PURE_Comm comm,
+                      PURE_Info info, PURE_Request *request);
+int pure_scatter_init_c(const void *sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                        void *recvbuf, PURE_Count recvcount, PURE_Datatype recvtype, int root,
+                        PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_allgatherv_init(const void *sendbuf, int sendcount, PURE_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], PURE_Datatype recvtype,
+                         PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_allgatherv_init_c(const void *sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                           void *recvbuf, const PURE_Count recvcounts[], const PURE_Aint displs[],
+                           PURE_Datatype recvtype, PURE_Comm comm, PURE_Info info,
+                           PURE_Request *request);
+int pure_allgather_init(const void *sendbuf, int sendcount, PURE_Datatype sendtype, void *recvbuf,
+                        int recvcount, PURE_Datatype recvtype, PURE_Comm comm, PURE_Info info,
+                        PURE_Request *request);
+int pure_allgather_init_c(const void *sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                          void *recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                          PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        PURE_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm, PURE_Info info,
+                        PURE_Request *request);
+int pure_alltoallv_init_c(const void *sendbuf, const PURE_Count sendcounts[],
+                          const PURE_Aint sdispls[], PURE_Datatype sendtype, void *recvbuf,
+                          const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                          PURE_Datatype recvtype, PURE_Comm comm, PURE_Info info,
+                          PURE_Request *request);
+int pure_alltoall_init(const void *sendbuf, int sendcount, PURE_Datatype sendtype, void *recvbuf,
+                       int recvcount, PURE_Datatype recvtype, PURE_Comm comm, PURE_Info info,
+                       PURE_Request *request);
+int pure_alltoall_init_c(const void *sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                         void *recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                         PURE_Comm comm, PURE_Info info, PURE_Request *request);
+int pure_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const PURE_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const PURE_Datatype recvtypes[], PURE_Comm comm,
+                        PURE_Info info, PURE_Request *request);
+int pure_alltoallw_init_c(const void *sendbuf, const PURE_Count sendcounts[],
+                          const PURE_Aint sdispls[], const PURE_Datatype sendtypes[], void *recvbuf,
+                          const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                          const PURE_Datatype recvtypes[], PURE_Comm comm, PURE_Info info,
+                          PURE_Request *request);
+
+/* ---- neighbourhood collectives: large-count, nonblocking and persistent forms ----------- */
+int pure_neighbor_allgather_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                              void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                              PURE_Comm comm);
+int pure_ineighbor_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
+                             void* recvbuf, int recvcount, PURE_Datatype recvtype, PURE_Comm comm,
+                             PURE_Request* request);
+int pure_ineighbor_allgather_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                               void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                               PURE_Comm comm, PURE_Request* request);
+int pure_neighbor_allgather_init(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
+                                 void* recvbuf, int recvcount, PURE_Datatype recvtype,
+                                 PURE_Comm comm, PURE_Info info, PURE_Request* request);
+int pure_neighbor_allgather_init_c(const void* sendbuf, PURE_Count sendcount,
+                                   PURE_Datatype sendtype, void* recvbuf, PURE_Count recvcount,
+                                   PURE_Datatype recvtype, PURE_Comm comm, PURE_Info info,
+                                   PURE_Request* request);
+int pure_neighbor_allgatherv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                               void* recvbuf, const PURE_Count recvcounts[],
+                               const PURE_Aint displs[], PURE_Datatype recvtype, PURE_Comm comm);
+int pure_ineighbor_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
+                              void* recvbuf, const int recvcounts[], const int displs[],
+                              PURE_Datatype recvtype, PURE_Comm comm, PURE_Request* request);
+int pure_ineighbor_allgatherv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                                void* recvbuf, const PURE_Count recvcounts[],
+                                const PURE_Aint displs[], PURE_Datatype recvtype, PURE_Comm comm,
+                                PURE_Request* request);
+int pure_neighbor_allgatherv_init(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
+                                  void* recvbuf, const int recvcounts[], const int displs[],
+                                  PURE_Datatype recvtype, PURE_Comm comm, PURE_Info info,
+                                  PURE_Request* request);
+int pure_neighbor_allgatherv_init_c(const void* sendbuf, PURE_Count sendcount,
+                                    PURE_Datatype sendtype, void* recvbuf,
+                                    const PURE_Count recvcounts[], const PURE_Aint displs[],
+                                    PURE_Datatype recvtype, PURE_Comm comm, PURE_Info info,
+                                    PURE_Request* request);
+int pure_neighbor_alltoall_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                             void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                             PURE_Comm comm);
+int pure_ineighbor_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
+                            void* recvbuf, int recvcount, PURE_Datatype recvtype, PURE_Comm comm,
+                            PURE_Request* request);
+int pure_ineighbor_alltoall_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                              void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                              PURE_Comm comm, PURE_Request* request);
+int pure_neighbor_alltoall_init(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
+                                void* recvbuf, int recvcount, PURE_Datatype recvtype,
+                                PURE_Comm comm, PURE_Info info, PURE_Request* request);
+int pure_neighbor_alltoall_init_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                                  void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                                  PURE_Comm comm, PURE_Info info, PURE_Request* request);
+int pure_neighbor_alltoallv_c(const void* sendbuf, const PURE_Count sendcounts[],
+                              const PURE_Aint sdispls[], PURE_Datatype sendtype, void* recvbuf,
+                              const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                              PURE_Datatype recvtype, PURE_Comm comm);
+int pure_ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                             PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                             const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm,
+                             PURE_Request* request);
+int pure_ineighbor_alltoallv_c(const void* sendbuf, const PURE_Count sendcounts[],
+                               const PURE_Aint sdispls[], PURE_Datatype sendtype, void* recvbuf,
+                               const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                               PURE_Datatype recvtype, PURE_Comm comm, PURE_Request* request);
+int pure_neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                 PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                 const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm,
+                                 PURE_Info info, PURE_Request* request);
+int pure_neighbor_alltoallv_init_c(const void* sendbuf, const PURE_Count sendcounts[],
+                                   const PURE_Aint sdispls[], PURE_Datatype sendtype, void* recvbuf,
+                                   const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                                   PURE_Datatype recvtype, PURE_Comm comm, PURE_Info info,
+                                   PURE_Request* request);
+int pure_neighbor_alltoallw_c(const void* sendbuf, const PURE_Count sendcounts[],
+                              const PURE_Aint sdispls[], const PURE_Datatype sendtypes[],
+                              void* recvbuf, const PURE_Count recvcounts[],
+                              const PURE_Aint rdispls[], const PURE_Datatype recvtypes[],
+                              PURE_Comm comm);
+int pure_ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const PURE_Aint sdispls[],
+                             const PURE_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                             const PURE_Aint rdispls[], const PURE_Datatype recvtypes[],
+                             PURE_Comm comm, PURE_Request* request);
+int pure_ineighbor_alltoallw_c(const void* sendbuf, const PURE_Count sendcounts[],
+                               const PURE_Aint sdispls[], const PURE_Datatype sendtypes[],
+                               void* recvbuf, const PURE_Count recvcounts[],
+                               const PURE_Aint rdispls[], const PURE_Datatype recvtypes[],
+                               PURE_Comm comm, PURE_Request* request);
+int pure_neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
+                                 const PURE_Aint sdispls[], const PURE_Datatype sendtypes[],
+                                 void* recvbuf, const int recvcounts[], const PURE_Aint rdispls[],
+                                 const PURE_Datatype recvtypes[], PURE_Comm comm, PURE_Info info,
+                                 PURE_Request* request);
+int pure_neighbor_alltoallw_init_c(const void* sendbuf, const PURE_Count sendcounts[],
+                                   const PURE_Aint sdispls[], const PURE_Datatype sendtypes[],
+                                   void* recvbuf, const PURE_Count recvcounts[],
+                                   const PURE_Aint rdispls[], const PURE_Datatype recvtypes[],
+                                   PURE_Comm comm, PURE_Info info, PURE_Request* request);
+
 /* ---- Pure Tasks ------------------------------------------------------------------
  * A task is a function run over chunks 0 .. chunks-1. pure_task_execute
  * publishes it so that ranks of this process waiting in any blocking call

@@ -70,7 +70,7 @@ void dup_of(Call& c, Comm& cm, const char* call, const Info* info, PURE_Comm* ne
     made = inter::dup(cx, cm, call);
   } else {
     made = dup_comm(cx, cm, call, from(call));
-    topo::copy_topology(cx, cm, *made, call);
+    topo::copy_topology(cm, *made);
   }
   *newcomm = install(c, cm, std::move(made));
   copy_cached(c, cm, newcomm);
@@ -107,9 +107,8 @@ int pure_comm_idup(PURE_Comm comm, PURE_Comm* newcomm, PURE_Request* request) {
             fail(PURE_ERR_COMM, "communicator 0x%x was freed before its pure_comm_idup completed",
                  static_cast<unsigned>(comm));
           Comm& parent = *found;
-          Context cx = rank->context();
           std::unique_ptr<Comm> made = make_comm(share, rank->world(), from("pure_comm_idup"));
-          topo::copy_topology(cx, parent, *made, "pure_comm_idup");
+          topo::copy_topology(parent, *made);
           *newcomm = install(done, parent, std::move(made));
           copy_cached(done, parent, newcomm);
         });

@@ -1,6 +1,6 @@
 // Flat API: process topologies -- Cartesian grids, graphs, distributed
-// graphs (comm/process_topology.h, composite/topologies.h) -- and the
-// neighbourhood collectives on them.
+// graphs (comm/process_topology.h, composite/topologies.h). The
+// neighbourhood collectives on them are in neighbour_collectives.cpp.
 #include <climits>
 #include <vector>
 
@@ -100,59 +100,6 @@ std::vector<int> weights_of(const int* weights, int n) {
   if (weights == PURE_UNWEIGHTED || weights == PURE_WEIGHTS_EMPTY || !weights)
     return std::vector<int>(at(n), 1);
   return std::vector<int>(weights, weights + n);
-}
-
-// ---- neighbourhood collectives ----
-
-struct Neighbourhood {
-  Comm* comm;
-  int in, out;  // degrees
-};
-
-Neighbourhood neighbourhood_arg(Call& c, PURE_Comm handle) {
-  Comm& cm = intra_arg(c, handle);
-  const ProcessTopology& t = topology_arg(cm, "process");
-  std::vector<int> in, out;
-  t.neighbourhood(cm.rank(), in, out);
-  return {&cm, static_cast<int>(in.size()), static_cast<int>(out.size())};
-}
-
-void data_arg(const void* buf, int count, const TypeRef& t, const char* which) {
-  count_arg(count);
-  if (buf == PURE_IN_PLACE)
-    fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not allowed as the %s of a neighbourhood collective",
-         which);
-  buffer_arg(buf, count, *t.type);
-}
-
-void* shifted(const void* buf, long long bytes) {
-  return const_cast<char*>(static_cast<const char*>(buf)) + bytes;
-}
-
-// n blocks of (counts[i] or count) items of `type` at displacements of
-// displs[i] or i * count extents.
-std::vector<topo::Block> blocks(const void* buf, int n, int count, const int* counts,
-                                const int* displs, const TypeRef& type) {
-  std::vector<topo::Block> b;
-  const long long extent = static_cast<long long>(type.type->extent());
-  for (int i = 0; i < n; ++i) {
-    const int k = counts ? counts[i] : count;
-    const long long d = displs ? displs[i] : static_cast<long long>(i) * count;
-    b.push_back(topo::Block{shifted(buf, d * extent), at(k), type});
-  }
-  return b;
-}
-
-void counts_arg(const int* counts, const int* displs, int n, const char* which) {
-  if (n > 0 && (!counts || !displs)) fail(PURE_ERR_ARG, "null %s counts or displacements", which);
-  for (int i = 0; i < n; ++i)
-    if (counts[i] < 0) fail(PURE_ERR_COUNT, "invalid %s count %d at index %d", which, counts[i], i);
-}
-
-void exchange(Call& c, const Neighbourhood& n, const char* call,
-              const std::vector<topo::Block>& out, const std::vector<topo::Block>& in) {
-  Context cx = c.rank.context();
-  topo::neighbour_exchange(cx, *n.comm, call, out, in);
 }
 
 }  // namespace
@@ -445,93 +392,6 @@ int pure_topo_test(PURE_Comm comm, int* status) {
               : t->kind() == ProcessTopology::Kind::cart       ? PURE_CART
               : t->kind() == ProcessTopology::Kind::graph      ? PURE_GRAPH
                                                         : PURE_DIST_GRAPH;
-  });
-}
-
-// ---- neighbourhood collectives ----
-
-int pure_neighbor_allgather(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
-                            void* recvbuf, int recvcount, PURE_Datatype recvtype,
-                            PURE_Comm comm) {
-  return collective("pure_neighbor_allgather", [&](Call& c) {
-    Neighbourhood n = neighbourhood_arg(c, comm);
-    TypeRef st = type_arg(c, sendtype), rt = type_arg(c, recvtype);
-    data_arg(sendbuf, sendcount, st, "send buffer");
-    data_arg(recvbuf, recvcount, rt, "receive buffer");
-    std::vector<topo::Block> out(at(n.out), topo::Block{const_cast<void*>(sendbuf),
-                                                       at(sendcount), st});
-    exchange(c, n, "pure_neighbor_allgather", out,
-             blocks(recvbuf, n.in, recvcount, nullptr, nullptr, rt));
-  });
-}
-
-int pure_neighbor_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
-                             void* recvbuf, const int recvcounts[], const int displs[],
-                             PURE_Datatype recvtype, PURE_Comm comm) {
-  return collective("pure_neighbor_allgatherv", [&](Call& c) {
-    Neighbourhood n = neighbourhood_arg(c, comm);
-    TypeRef st = type_arg(c, sendtype), rt = type_arg(c, recvtype);
-    data_arg(sendbuf, sendcount, st, "send buffer");
-    counts_arg(recvcounts, displs, n.in, "receive");
-    if (recvbuf == PURE_IN_PLACE) data_arg(recvbuf, 0, rt, "receive buffer");
-    std::vector<topo::Block> out(at(n.out), topo::Block{const_cast<void*>(sendbuf),
-                                                       at(sendcount), st});
-    exchange(c, n, "pure_neighbor_allgatherv", out,
-             blocks(recvbuf, n.in, 0, recvcounts, displs, rt));
-  });
-}
-
-int pure_neighbor_alltoall(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
-                           void* recvbuf, int recvcount, PURE_Datatype recvtype, PURE_Comm comm) {
-  return collective("pure_neighbor_alltoall", [&](Call& c) {
-    Neighbourhood n = neighbourhood_arg(c, comm);
-    TypeRef st = type_arg(c, sendtype), rt = type_arg(c, recvtype);
-    data_arg(sendbuf, sendcount, st, "send buffer");
-    data_arg(recvbuf, recvcount, rt, "receive buffer");
-    exchange(c, n, "pure_neighbor_alltoall",
-             blocks(sendbuf, n.out, sendcount, nullptr, nullptr, st),
-             blocks(recvbuf, n.in, recvcount, nullptr, nullptr, rt));
-  });
-}
-
-int pure_neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                            PURE_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                            const int rdispls[], PURE_Datatype recvtype, PURE_Comm comm) {
-  return collective("pure_neighbor_alltoallv", [&](Call& c) {
-    Neighbourhood n = neighbourhood_arg(c, comm);
-    TypeRef st = type_arg(c, sendtype), rt = type_arg(c, recvtype);
-    counts_arg(sendcounts, sdispls, n.out, "send");
-    counts_arg(recvcounts, rdispls, n.in, "receive");
-    if (sendbuf == PURE_IN_PLACE) data_arg(sendbuf, 0, st, "send buffer");
-    if (recvbuf == PURE_IN_PLACE) data_arg(recvbuf, 0, rt, "receive buffer");
-    exchange(c, n, "pure_neighbor_alltoallv", blocks(sendbuf, n.out, 0, sendcounts, sdispls, st),
-             blocks(recvbuf, n.in, 0, recvcounts, rdispls, rt));
-  });
-}
-
-int pure_neighbor_alltoallw(const void* sendbuf, const int sendcounts[],
-                            const PURE_Aint sdispls[], const PURE_Datatype sendtypes[],
-                            void* recvbuf, const int recvcounts[], const PURE_Aint rdispls[],
-                            const PURE_Datatype recvtypes[], PURE_Comm comm) {
-  return collective("pure_neighbor_alltoallw", [&](Call& c) {
-    Neighbourhood n = neighbourhood_arg(c, comm);
-    if ((n.out > 0 && (!sendcounts || !sdispls || !sendtypes)) ||
-        (n.in > 0 && (!recvcounts || !rdispls || !recvtypes)))
-      fail(PURE_ERR_ARG, "null counts, displacements or types array");
-    if (sendbuf == PURE_IN_PLACE || recvbuf == PURE_IN_PLACE)
-      fail(PURE_ERR_BUFFER, "PURE_IN_PLACE is not allowed in a neighbourhood collective");
-    std::vector<topo::Block> out, in;
-    for (int j = 0; j < n.out; ++j) {
-      count_arg(sendcounts[j]);
-      out.push_back(topo::Block{shifted(sendbuf, sdispls[j]), at(sendcounts[j]),
-                                type_arg(c, sendtypes[j])});
-    }
-    for (int i = 0; i < n.in; ++i) {
-      count_arg(recvcounts[i]);
-      in.push_back(topo::Block{shifted(recvbuf, rdispls[i]), at(recvcounts[i]),
-                               type_arg(c, recvtypes[i])});
-    }
-    exchange(c, n, "pure_neighbor_alltoallw", out, in);
   });
 }
 

@@ -148,11 +148,8 @@ class Comm {
   // ---- process topology ----
   const ProcessTopology* topology() const { return topology_.get(); }
   const std::shared_ptr<const ProcessTopology>& topology_ref() const { return topology_; }
-  // The hidden twin the neighbourhood collectives send on.
-  Comm& neighbours() const { return *neighbours_; }
-  void set_topology(std::shared_ptr<const ProcessTopology> topology, std::unique_ptr<Comm> twin) {
+  void set_topology(std::shared_ptr<const ProcessTopology> topology) {
     topology_ = std::move(topology);
-    neighbours_ = std::move(twin);
   }
 
   // ---- attributes and hints ----
@@ -209,7 +206,6 @@ class Comm {
   std::unique_ptr<Comm> bridge_;
   std::unique_ptr<Comm> group_comm_;
   std::shared_ptr<const ProcessTopology> topology_;
-  std::unique_ptr<Comm> neighbours_;
   AttributeSet attributes_;
   Info hints_;
 };

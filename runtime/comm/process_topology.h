@@ -69,6 +69,8 @@ class ProcessTopology {
   // with its slot). In graphs, repeated edges pair in order: one tag.
   int send_tag(int j) const { return kind_ == Kind::cart ? j ^ 1 : 0; }
   int recv_tag(int i) const { return kind_ == Kind::cart ? i : 0; }
+  // How many of those tags there are.
+  int tags() const { return kind_ == Kind::cart && ndims() > 0 ? 2 * ndims() : 1; }
 
  private:
   explicit ProcessTopology(Kind kind) : kind_(kind) {}

@@ -14,11 +14,9 @@ namespace {
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 const Datatype& int_type() { return *Datatype::predefined(handle_index(PURE_INT)); }
 
-std::unique_ptr<Comm> with_twin(Context& cx, std::unique_ptr<Comm> comm,
-                                std::shared_ptr<const ProcessTopology> topology, const char* call) {
-  if (!comm) return comm;
-  auto twin = dup_comm(cx, *comm, call, "the neighbourhood of " + comm->name());
-  comm->set_topology(std::move(topology), std::move(twin));
+std::unique_ptr<Comm> with_topology(std::unique_ptr<Comm> comm,
+                                    std::shared_ptr<const ProcessTopology> topology) {
+  if (comm) comm->set_topology(std::move(topology));
   return comm;
 }
 }  // namespace
@@ -28,7 +26,7 @@ std::unique_ptr<Comm> create(Context& cx, Comm& old, int keep,
   const int r = old.rank();
   auto comm = split_comm(cx, old, call, r < keep ? 0 : PURE_UNDEFINED, r,
                          std::string("a communicator from ") + call);
-  return with_twin(cx, std::move(comm), std::move(topology), call);
+  return with_topology(std::move(comm), std::move(topology));
 }
 
 std::unique_ptr<Comm> cart_sub(Context& cx, Comm& cart, const int* remain, const char* call) {
@@ -49,7 +47,7 @@ std::unique_ptr<Comm> cart_sub(Context& cx, Comm& cart, const int* remain, const
   }
   auto comm = split_comm(cx, cart, call, color, cart.rank(),
                          std::string("a communicator from ") + call);
-  return with_twin(cx, std::move(comm), ProcessTopology::cart(std::move(dims), std::move(periods)), call);
+  return with_topology(std::move(comm), ProcessTopology::cart(std::move(dims), std::move(periods)));
 }
 
 std::unique_ptr<Comm> dist_graph(Context& cx, Comm& old, int n, const int* sources,
@@ -101,28 +99,8 @@ std::unique_ptr<Comm> dist_graph(Context& cx, Comm& old, int n, const int* sourc
   return create(cx, old, size, std::move(topology), call);
 }
 
-void copy_topology(Context& cx, const Comm& from, Comm& to, const char* call) {
-  if (!from.topology()) return;
-  auto twin = dup_comm(cx, to, call, "the neighbourhood of " + to.name());
-  to.set_topology(from.topology_ref(), std::move(twin));
-}
-
-void neighbour_exchange(Context& cx, Comm& comm, const char* call, const std::vector<Block>& out,
-                        const std::vector<Block>& in) {
-  const ProcessTopology& t = *comm.topology();
-  std::vector<int> from, to;
-  t.neighbourhood(comm.rank(), from, to);
-  Comm& twin = comm.neighbours();
-  Exchange x(cx, twin, call);
-  for (std::size_t i = 0; i < from.size(); ++i)
-    if (from[i] != PURE_PROC_NULL)
-      x.recv(twin.world_of(from[i]), in[i].buf, in[i].count, in[i].type,
-             t.recv_tag(static_cast<int>(i)));
-  for (std::size_t j = 0; j < to.size(); ++j)
-    if (to[j] != PURE_PROC_NULL)
-      x.send(twin.world_of(to[j]), out[j].buf, out[j].count, out[j].type,
-             t.send_tag(static_cast<int>(j)));
-  x.wait();
+void copy_topology(const Comm& from, Comm& to) {
+  if (from.topology()) to.set_topology(from.topology_ref());
 }
 
 }  // namespace pure::topo

@@ -1,6 +1,6 @@
-// Communicators with a process topology (comm/process_topology.h): creating them,
-// and the neighbourhood collectives, which send on the communicator's
-// hidden twin so that their messages never meet the program's.
+// Communicators with a process topology (comm/process_topology.h): creating
+// them. The neighbourhood collectives are schedules (nonblocking/), which
+// send on the communicator's schedule twin, as every nonblocking collective.
 //
 // Reordering is left to MPI's discretion, and Pure keeps the ranks as they
 // are: rank r of the old communicator is rank r of the new one.
@@ -17,7 +17,7 @@
 namespace pure::topo {
 
 // Collective over `old`: a communicator of its first `keep` ranks (the
-// others get nullptr) with `topology` (this rank's) and a neighbourhood twin.
+// others get nullptr) with `topology` (this rank's).
 std::unique_ptr<Comm> create(Context& cx, Comm& old, int keep,
                              std::shared_ptr<const ProcessTopology> topology, const char* call);
 // MPI_Cart_sub: the grids of the dimensions kept, one per position in the
@@ -30,18 +30,7 @@ std::unique_ptr<Comm> cart_sub(Context& cx, Comm& cart, const int* remain, const
 std::unique_ptr<Comm> dist_graph(Context& cx, Comm& old, int n, const int* sources,
                                  const int* degrees, const int* destinations, const int* weights,
                                  const char* call);
-// What MPI_Comm_dup carries over: the topology, with a twin of its own.
-void copy_topology(Context& cx, const Comm& from, Comm& to, const char* call);
-
-// One block of a neighbourhood collective: `count` items of `type` at `buf`.
-struct Block {
-  void* buf;
-  std::size_t count;
-  TypeRef type;
-};
-// Sends out[j] to out-neighbour j and receives in[i] from in-neighbour i
-// (ProcessTopology::neighbourhood); PURE_PROC_NULL neighbours take no part.
-void neighbour_exchange(Context& cx, Comm& comm, const char* call, const std::vector<Block>& out,
-                        const std::vector<Block>& in);
+// What MPI_Comm_dup carries over: the topology (shared; it never changes).
+void copy_topology(const Comm& from, Comm& to);
 
 }  // namespace pure::topo

@@ -18,6 +18,7 @@
 //   scan, exscan recursive doubling
 //   gather(v), scatter(v), allgather(v), alltoall(v,w): one round in which
 //                every block goes straight to where it belongs
+//   neighbour collectives: one round, a message per edge of the topology
 //   comm_idup:   see idup.h
 #pragma once
 
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "channels/request.h"
+#include "comm/process_topology.h"
 #include "nonblocking/schedule.h"
 #include "types/ops.h"
 
@@ -53,6 +55,13 @@ void allgather(Schedule& s, const Block& mine, const std::vector<Block>& all);
 // data to send is in `recvs` (MPI_IN_PLACE): staged aside first.
 void alltoall(Schedule& s, const std::vector<Block>& sends, const std::vector<Block>& recvs,
               bool in_place);
+
+// A neighbourhood collective of the member with topology `t`: out[j] goes
+// to its out-neighbour j, in[i] comes from its in-neighbour i
+// (ProcessTopology::neighbourhood); PURE_PROC_NULL neighbours take no part.
+// The schedule must have been built with t.tags() tags.
+void neighbours(Schedule& s, const ProcessTopology& t, const std::vector<Block>& out,
+                const std::vector<Block>& in);
 
 struct ReduceSpec {
   const void* send;  // nullptr: in place, the input is in recv

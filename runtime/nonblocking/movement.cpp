@@ -1,5 +1,6 @@
 // Schedules of the collectives that move data without combining it:
-// barrier, bcast, gather, scatter, allgather, alltoall.
+// barrier, bcast, gather, scatter, allgather, alltoall, and the
+// neighbourhood collectives.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -135,6 +136,21 @@ void alltoall(Schedule& s, const std::vector<Block>& sends, const std::vector<Bl
     const Block& b = recvs[static_cast<std::size_t>(from)];
     s.recv(from, b.buf, b.count, b.type);
   }
+}
+
+void neighbours(Schedule& s, const ProcessTopology& t, const std::vector<Block>& out,
+                const std::vector<Block>& in) {
+  std::vector<int> from, to;
+  t.neighbourhood(s.rank(), from, to);
+  s.round();
+  // Receives first, so that a message to this member finds its buffer
+  // posted whenever the member is a neighbour of itself.
+  for (std::size_t i = 0; i < from.size(); ++i)
+    if (from[i] != PURE_PROC_NULL)
+      s.recv(from[i], in[i].buf, in[i].count, in[i].type, t.recv_tag(static_cast<int>(i)));
+  for (std::size_t j = 0; j < to.size(); ++j)
+    if (to[j] != PURE_PROC_NULL)
+      s.send(to[j], out[j].buf, out[j].count, out[j].type, t.send_tag(static_cast<int>(j)));
 }
 
 }  // namespace pure::nbc

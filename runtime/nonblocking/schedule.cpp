@@ -13,13 +13,24 @@ const TypeRef& bytes_type() {
   return bytes;
 }
 
-Schedule::Schedule(Endpoint& p2p, Comm& comm, int tag_ub, const char* call)
+Schedule::Schedule(Endpoint& p2p, Comm& comm, int tag_ub, const char* call, int tags)
     : p2p_(p2p),
       comm_(comm.schedule_comm()),
-      tag_(static_cast<int>(comm.next_schedule() % (static_cast<std::uint64_t>(tag_ub) + 1))),
+      first_(comm.next_schedule()),
+      tags_(tags),
+      tag_modulus_(static_cast<std::uint64_t>(tag_ub) + 1),
       rank_(comm.rank()),
       size_(comm.size()),
-      call_(call) {}
+      call_(call) {
+  for (int k = 1; k < tags; ++k) comm.next_schedule();
+}
+
+int Schedule::tag(int k) const {
+  if (k < 0 || k >= tags_)
+    throw Error(PURE_ERR_INTERN, std::string(call_) + ": schedule tag " + std::to_string(k) +
+                                     " of " + std::to_string(tags_));
+  return static_cast<int>((first_ + static_cast<std::uint64_t>(k)) % tag_modulus_);
+}
 
 Schedule::~Schedule() {
   // A schedule is destroyed running only when its rank unwinds (the job
@@ -30,21 +41,22 @@ Schedule::~Schedule() {
 
 void Schedule::round() { rounds_.push_back(steps_.size()); }
 
-void Schedule::send(int peer, const void* buf, std::size_t count, const TypeRef& type) {
-  steps_.push_back(
-      Step{Step::send, comm_->world_of(peer), const_cast<void*>(buf), count, type, {}, {}});
+void Schedule::send(int peer, const void* buf, std::size_t count, const TypeRef& type, int tag) {
+  steps_.push_back(Step{Step::send, comm_->world_of(peer), this->tag(tag), const_cast<void*>(buf),
+                        count, type, {}, {}});
 }
 
-void Schedule::recv(int peer, void* buf, std::size_t count, const TypeRef& type) {
-  steps_.push_back(Step{Step::recv, comm_->world_of(peer), buf, count, type, {}, {}});
+void Schedule::recv(int peer, void* buf, std::size_t count, const TypeRef& type, int tag) {
+  steps_.push_back(
+      Step{Step::recv, comm_->world_of(peer), this->tag(tag), buf, count, type, {}, {}});
 }
 
 void Schedule::local(std::function<void()> step) {
-  steps_.push_back(Step{Step::local, -1, nullptr, 0, TypeRef{}, std::move(step), {}});
+  steps_.push_back(Step{Step::local, -1, 0, nullptr, 0, TypeRef{}, std::move(step), {}});
 }
 
 void Schedule::wait(std::function<bool()> done) {
-  steps_.push_back(Step{Step::wait, -1, nullptr, 0, TypeRef{}, {}, std::move(done)});
+  steps_.push_back(Step{Step::wait, -1, 0, nullptr, 0, TypeRef{}, {}, std::move(done)});
 }
 
 unsigned char* Schedule::scratch(std::size_t bytes) {
@@ -116,9 +128,9 @@ void Schedule::run_round(std::size_t k) {
     Step& s = steps_[i];
     if (s.kind == Step::send)
       inflight_.push_back(
-          p2p_.isend(s.buf, s.count, s.type, s.peer, *comm_, tag_, SendMode::standard));
+          p2p_.isend(s.buf, s.count, s.type, s.peer, *comm_, s.tag, SendMode::standard));
     else if (s.kind == Step::recv)
-      inflight_.push_back(p2p_.irecv(s.buf, s.count, s.type, s.peer, *comm_, tag_));
+      inflight_.push_back(p2p_.irecv(s.buf, s.count, s.type, s.peer, *comm_, s.tag));
     else if (s.kind == Step::wait)
       waits_.push_back(&s.done);
   }

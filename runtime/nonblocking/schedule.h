@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -44,9 +45,10 @@ namespace pure::nbc {
 class Schedule final : public Operation {
  public:
   // A schedule on `comm` for flat-API function `call`: takes the next
-  // initiation count of `comm`; `tag_ub` is the largest tag messages may
-  // carry (the schedule's tag is the count modulo tag_ub + 1).
-  Schedule(Endpoint& p2p, Comm& comm, int tag_ub, const char* call);
+  // `tags` initiation counts of `comm` (every member takes as many); `tag_ub`
+  // is the largest tag messages may carry (tag k of the schedule is its
+  // k-th count modulo tag_ub + 1).
+  Schedule(Endpoint& p2p, Comm& comm, int tag_ub, const char* call, int tags = 1);
   ~Schedule() override;
   Schedule(const Schedule&) = delete;
   Schedule& operator=(const Schedule&) = delete;
@@ -58,10 +60,13 @@ class Schedule final : public Operation {
   // ---- building (before the first start) ----
   // Begins the next round.
   void round();
-  // Steps of the current round. `peer` is a rank of the communicator other
-  // than this one; the buffers must stay valid until the schedule is done.
-  void send(int peer, const void* buf, std::size_t count, const TypeRef& type);
-  void recv(int peer, void* buf, std::size_t count, const TypeRef& type);
+  // Steps of the current round. `peer` is a rank of the communicator (this
+  // member too, as a neighbour of itself); the buffers must stay valid until
+  // the schedule is done.
+  // `tag` (below the `tags` of the constructor) tells apart the messages of
+  // one pair of members that must not match in posting order.
+  void send(int peer, const void* buf, std::size_t count, const TypeRef& type, int tag = 0);
+  void recv(int peer, void* buf, std::size_t count, const TypeRef& type, int tag = 0);
   void local(std::function<void()> step);
   // The round also waits until done() holds (asked each time the schedule
   // is advanced; for work outside point-to-point, such as MPI's).
@@ -88,6 +93,7 @@ class Schedule final : public Operation {
   struct Step {
     enum Kind { send, recv, local, wait } kind;
     int peer;  // world rank
+    int tag;   // the message tag of a send or receive
     void* buf;
     std::size_t count;
     TypeRef type;
@@ -103,8 +109,12 @@ class Schedule final : public Operation {
   void finish(Request& r);
 
   Endpoint& p2p_;
+  int tag(int k) const;
+
   std::shared_ptr<Comm> comm_;  // the hidden twin
-  const int tag_;
+  const std::uint64_t first_;   // the first initiation count taken
+  const int tags_;
+  const std::uint64_t tag_modulus_;  // tag_ub + 1
   const int rank_;
   const int size_;
   const char* const call_;
