@@ -250,4 +250,55 @@ TEST_P(Errhandlers, InfoObjects) {
 }
 
 }  // namespace
+// MPI-4's info_create_env: PURE_INFO_ENV's keys in an object of the
+// program's own, the command and arguments those given when there are any.
+TEST_P(Errhandlers, InfoCreateEnv) {
+  expect_clean_run(GetParam(), [](int, int size) {
+    char value[PURE_MAX_INFO_VAL + 1];
+    int flag = 0;
+    PURE_Info env;
+    EXPECT_PURE_OK(pure_info_create_env(0, nullptr, &env));
+    EXPECT_PURE_OK(pure_info_get(env, "maxprocs", PURE_MAX_INFO_VAL, value, &flag));
+    EXPECT_EQ(flag, 1);
+    EXPECT_EQ(std::string(value), std::to_string(size));
+    EXPECT_PURE_OK(pure_info_get(env, "command", PURE_MAX_INFO_VAL, value, &flag));
+    EXPECT_EQ(flag, 1);
+    EXPECT_PURE_OK(pure_info_set(env, "mine", "1"));  // the program's: it may change it
+    EXPECT_PURE_OK(pure_info_free(&env));
+    char prog[] = "solver", a1[] = "-n", a2[] = "10";
+    char* argv[] = {prog, a1, a2, nullptr};
+    EXPECT_PURE_OK(pure_info_create_env(3, argv, &env));
+    EXPECT_PURE_OK(pure_info_get(env, "command", PURE_MAX_INFO_VAL, value, &flag));
+    EXPECT_STREQ(value, "solver");
+    EXPECT_PURE_OK(pure_info_get(env, "argv", PURE_MAX_INFO_VAL, value, &flag));
+    EXPECT_STREQ(value, "-n 10");
+    EXPECT_PURE_OK(pure_info_free(&env));
+    EXPECT_PURE_OK(pure_comm_set_errhandler(PURE_COMM_WORLD, PURE_ERRORS_RETURN));
+    EXPECT_EQ(pure_info_create_env(-1, nullptr, &env), PURE_ERR_ARG);
+    EXPECT_EQ(pure_info_create_env(0, nullptr, nullptr), PURE_ERR_ARG);
+  });
+}
+
+// PURE_ERRORS_ABORT ends the job as a fatal error does, naming the handler
+// when the program raises an error on purpose.
+TEST(ErrhandlerMessages, ErrorsAbortEndsTheJob) {
+  JobResult r = run_ranks_capturing(2, [](int rank, int) {
+    EXPECT_PURE_OK(pure_comm_set_errhandler(PURE_COMM_WORLD, PURE_ERRORS_ABORT));
+    PURE_Errhandler eh = PURE_ERRHANDLER_NULL;
+    EXPECT_PURE_OK(pure_comm_get_errhandler(PURE_COMM_WORLD, &eh));
+    EXPECT_EQ(eh, PURE_ERRORS_ABORT);
+    if (rank == 1) pure_comm_call_errhandler(PURE_COMM_WORLD, PURE_ERR_OTHER);
+  });
+  EXPECT_EQ(r.code, PURE_ERR_OTHER);
+  EXPECT_NE(r.err.find("rank 1: pure_comm_call_errhandler:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("PURE_ERRORS_ABORT"), std::string::npos) << r.err;
+  JobResult bad = run_ranks_capturing(2, [](int rank, int) {
+    pure_comm_set_errhandler(PURE_COMM_WORLD, PURE_ERRORS_ABORT);
+    int x = 0;
+    if (rank == 0) pure_send(&x, 1, PURE_INT, 7, 0, PURE_COMM_WORLD);
+  });
+  EXPECT_EQ(bad.code, PURE_ERR_RANK);
+  EXPECT_NE(bad.err.find("rank 0: pure_send:"), std::string::npos) << bad.err;
+}
+
 }  // namespace pure_testing

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "harness.h"
@@ -273,4 +274,123 @@ TEST_P(Groups, DupWithInfoAndHints) {
 }
 
 }  // namespace
+// MPI-4's hardware-guided splits: "mpi_shared_memory" is the process;
+// NUMANode and Core are what each rank's core belongs to (with
+// PURE_BIND=none every rank may run anywhere: the process again); a name
+// Pure does not know gives PURE_COMM_NULL to every member; the unguided
+// split takes the widest level smaller than the communicator, or none.
+// Each new communicator's info names its level.
+TEST_P(Groups, SplitTypeByHardware) {
+  expect_clean_run(GetParam(), [](int rank, int size) {
+    auto level_of = [](PURE_Comm comm) {
+      PURE_Info used;
+      EXPECT_PURE_OK(pure_comm_get_info(comm, &used));
+      char value[PURE_MAX_INFO_VAL + 1] = "";
+      int flag = 0;
+      EXPECT_PURE_OK(pure_info_get(used, "mpi_hw_resource_type", PURE_MAX_INFO_VAL, value, &flag));
+      EXPECT_PURE_OK(pure_info_free(&used));
+      return flag ? std::string(value) : std::string("(none)");
+    };
+    PURE_Info info;
+    EXPECT_PURE_OK(pure_info_create(&info));
+    for (const char* type : {"mpi_shared_memory", "hwloc://NUMANode", "Core"}) {
+      EXPECT_PURE_OK(pure_info_set(info, "mpi_hw_resource_type", type));
+      PURE_Comm part;
+      EXPECT_PURE_OK(
+          pure_comm_split_type(PURE_COMM_WORLD, PURE_COMM_TYPE_HW_GUIDED, rank, info, &part));
+      ASSERT_NE(part, PURE_COMM_NULL) << type;
+      int n = -1;
+      EXPECT_PURE_OK(pure_comm_size(part, &n));
+      EXPECT_GE(n, 1);
+      if (std::string(type) == "mpi_shared_memory") {
+        EXPECT_EQ(n, size);
+      }
+      // Every member of a part names the same part: their smallest world
+      // rank agrees.
+      int least = -1;
+      EXPECT_PURE_OK(pure_allreduce(&rank, &least, 1, PURE_INT, PURE_MIN, part));
+      int agreed = -1;
+      EXPECT_PURE_OK(pure_allreduce(&least, &agreed, 1, PURE_INT, PURE_MAX, part));
+      EXPECT_EQ(least, agreed);
+      const std::string want = std::string(type) == "hwloc://NUMANode" ? "NUMANode" : type;
+      EXPECT_EQ(level_of(part), want);
+      EXPECT_PURE_OK(pure_comm_free(&part));
+    }
+    EXPECT_PURE_OK(pure_info_set(info, "mpi_hw_resource_type", "no_such_resource"));
+    PURE_Comm none;
+    EXPECT_PURE_OK(
+        pure_comm_split_type(PURE_COMM_WORLD, PURE_COMM_TYPE_HW_GUIDED, 0, info, &none));
+    EXPECT_EQ(none, PURE_COMM_NULL);
+    // Unguided: a strict subset, or nothing.
+    PURE_Comm below;
+    EXPECT_PURE_OK(pure_comm_split_type(PURE_COMM_WORLD, PURE_COMM_TYPE_HW_UNGUIDED, 0,
+                                        PURE_INFO_NULL, &below));
+    if (below != PURE_COMM_NULL) {
+      int n = -1;
+      EXPECT_PURE_OK(pure_comm_size(below, &n));
+      EXPECT_LT(n, size);
+      EXPECT_NE(level_of(below), "(none)");
+      EXPECT_PURE_OK(pure_comm_free(&below));
+    }
+    // Guided without the key is an error naming it.
+    EXPECT_PURE_OK(pure_comm_set_errhandler(PURE_COMM_WORLD, PURE_ERRORS_RETURN));
+    EXPECT_PURE_OK(pure_info_delete(info, "mpi_hw_resource_type"));
+    EXPECT_EQ(pure_comm_split_type(PURE_COMM_WORLD, PURE_COMM_TYPE_HW_GUIDED, 0, info, &none),
+              PURE_ERR_INFO_KEY);
+    EXPECT_PURE_OK(pure_info_free(&info));
+  });
+}
+
+// With two ranks a core each, the core level splits the world in two: the
+// unguided split finds it below the process and NUMA node.
+TEST(SplitTypeByHardware, UnguidedFindsTheCoresOfPinnedRanks) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two cores";
+  pure::Config config;
+  config.bind = pure::Bind::core;
+  expect_clean_run(
+      2,
+      [](int, int) {
+        PURE_Comm below;
+        EXPECT_PURE_OK(pure_comm_split_type(PURE_COMM_WORLD, PURE_COMM_TYPE_HW_UNGUIDED, 0,
+                                            PURE_INFO_NULL, &below));
+        ASSERT_NE(below, PURE_COMM_NULL);
+        int n = -1;
+        EXPECT_PURE_OK(pure_comm_size(below, &n));
+        EXPECT_EQ(n, 1);
+        EXPECT_PURE_OK(pure_comm_free(&below));
+      },
+      config);
+}
+
+// MPI-4's comm_idup_with_info: the hints of the info given at the call,
+// even though the program frees the info before the request completes.
+TEST_P(Groups, IdupWithInfo) {
+  expect_clean_run(GetParam(), [](int rank, int size) {
+    PURE_Info info;
+    EXPECT_PURE_OK(pure_info_create(&info));
+    EXPECT_PURE_OK(pure_info_set(info, "mpi_assert_no_any_source", "true"));
+    PURE_Comm dup;
+    PURE_Request r;
+    EXPECT_PURE_OK(pure_comm_idup_with_info(PURE_COMM_WORLD, info, &dup, &r));
+    EXPECT_PURE_OK(pure_info_free(&info));
+    EXPECT_PURE_OK(pure_wait(&r, PURE_STATUS_IGNORE));
+    ASSERT_NE(dup, PURE_COMM_NULL);
+    int sum = -1;
+    EXPECT_PURE_OK(pure_allreduce(&rank, &sum, 1, PURE_INT, PURE_SUM, dup));
+    EXPECT_EQ(sum, size * (size - 1) / 2);
+    PURE_Info used;
+    EXPECT_PURE_OK(pure_comm_get_info(dup, &used));
+    char value[PURE_MAX_INFO_VAL + 1];
+    int flag = 0;
+    EXPECT_PURE_OK(
+        pure_info_get(used, "mpi_assert_no_any_source", PURE_MAX_INFO_VAL, value, &flag));
+    EXPECT_EQ(flag, 1);
+    EXPECT_STREQ(value, "true");
+    EXPECT_PURE_OK(pure_info_free(&used));
+    EXPECT_PURE_OK(pure_comm_free(&dup));
+    EXPECT_PURE_OK(pure_comm_set_errhandler(PURE_COMM_WORLD, PURE_ERRORS_RETURN));
+    EXPECT_EQ(pure_comm_idup_with_info(PURE_COMM_WORLD, 4242, &dup, &r), PURE_ERR_INFO);
+  });
+}
+
 }  // namespace pure_testing

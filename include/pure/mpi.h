@@ -88,6 +88,7 @@
 #define MPI_Comm_get_name pure_comm_get_name
 #define MPI_Comm_group pure_comm_group
 #define MPI_Comm_idup pure_comm_idup
+#define MPI_Comm_idup_with_info pure_comm_idup_with_info
 #define MPI_Comm_null_copy_fn pure_comm_null_copy_fn
 #define MPI_Comm_null_delete_fn pure_comm_null_delete_fn
 #define MPI_Comm_rank pure_comm_rank
@@ -199,6 +200,7 @@
 #define MPI_Ineighbor_alltoallw pure_ineighbor_alltoallw
 #define MPI_Ineighbor_alltoallw_c pure_ineighbor_alltoallw_c
 #define MPI_Info_create pure_info_create
+#define MPI_Info_create_env pure_info_create_env
 #define MPI_Info_delete pure_info_delete
 #define MPI_Info_dup pure_info_dup
 #define MPI_Info_free pure_info_free
@@ -499,6 +501,8 @@
 #define MPI_COMM_NULL_COPY_FN PURE_COMM_NULL_COPY_FN
 #define MPI_COMM_NULL_DELETE_FN PURE_COMM_NULL_DELETE_FN
 #define MPI_COMM_SELF PURE_COMM_SELF
+#define MPI_COMM_TYPE_HW_GUIDED PURE_COMM_TYPE_HW_GUIDED
+#define MPI_COMM_TYPE_HW_UNGUIDED PURE_COMM_TYPE_HW_UNGUIDED
 #define MPI_COMM_TYPE_SHARED PURE_COMM_TYPE_SHARED
 #define MPI_COMM_WORLD PURE_COMM_WORLD
 #define MPI_COMPLEX PURE_COMPLEX
@@ -536,6 +540,7 @@
 #define MPI_Datatype PURE_Datatype
 #define MPI_Delete_function PURE_Delete_function
 #define MPI_ERRHANDLER_NULL PURE_ERRHANDLER_NULL
+#define MPI_ERRORS_ABORT PURE_ERRORS_ABORT
 #define MPI_ERRORS_ARE_FATAL PURE_ERRORS_ARE_FATAL
 #define MPI_ERRORS_RETURN PURE_ERRORS_RETURN
 #define MPI_ERR_ARG PURE_ERR_ARG

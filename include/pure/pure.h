@@ -58,6 +58,9 @@ typedef struct pure_request_s* PURE_Request;
 #define PURE_ERRHANDLER_NULL ((PURE_Errhandler)0)
 #define PURE_ERRORS_ARE_FATAL ((PURE_Errhandler)(PURE_HANDLE_KIND_ERRHANDLER | 1))
 #define PURE_ERRORS_RETURN ((PURE_Errhandler)(PURE_HANDLE_KIND_ERRHANDLER | 2))
+/* MPI-4: an error aborts the communicator's processes, as MPI_Abort(comm)
+ * does; in Pure that ends the job, as PURE_ERRORS_ARE_FATAL does. */
+#define PURE_ERRORS_ABORT ((PURE_Errhandler)(PURE_HANDLE_KIND_ERRHANDLER | 3))
 
 #define PURE_REQUEST_NULL ((PURE_Request)0)
 
@@ -817,8 +820,13 @@ typedef int PURE_Info;
  * other members of its group pass PURE_PROC_NULL. */
 #define PURE_ROOT (-3)
 
-/* pure_comm_split_type: the ranks that share this rank's process. */
+/* pure_comm_split_type: the ranks that share this rank's process; the
+ * ranks that share the hardware resource named by the info key
+ * "mpi_hw_resource_type" ("mpi_shared_memory", "NUMANode", "Core"); the
+ * widest such resource smaller than the communicator (MPI-4). */
 #define PURE_COMM_TYPE_SHARED 1
+#define PURE_COMM_TYPE_HW_GUIDED 2
+#define PURE_COMM_TYPE_HW_UNGUIDED 3
 
 /* ---- groups ---- */
 int pure_group_union(PURE_Group group1, PURE_Group group2, PURE_Group* newgroup);
@@ -832,6 +840,8 @@ int pure_comm_create_group(PURE_Comm comm, PURE_Group group, int tag, PURE_Comm*
 int pure_comm_split_type(PURE_Comm comm, int split_type, int key, PURE_Info info,
                          PURE_Comm* newcomm);
 int pure_comm_dup_with_info(PURE_Comm comm, PURE_Info info, PURE_Comm* newcomm);
+int pure_comm_idup_with_info(PURE_Comm comm, PURE_Info info, PURE_Comm* newcomm,
+                             PURE_Request* request);
 /* Hints a communicator keeps: MPI 4's mpi_assert_no_any_tag,
  * mpi_assert_no_any_source, mpi_assert_exact_length and
  * mpi_assert_allow_overtaking ("true" or "false"); others are ignored. */
@@ -976,6 +986,7 @@ int pure_attr_delete(PURE_Comm comm, int keyval);
 
 /* ---- info objects ---- */
 int pure_info_create(PURE_Info* info);
+int pure_info_create_env(int argc, char* argv[], PURE_Info* info);
 int pure_info_set(PURE_Info info, const char* key, const char* value);
 int pure_info_delete(PURE_Info info, const char* key);
 /* value must hold valuelen + 1 characters. */

@@ -18,7 +18,11 @@ int handle_error(Call& c, const Error& e) {
   const Comm* comm = c.errors ? c.errors : c.rank.comm(PURE_COMM_WORLD);
   const PURE_Errhandler h = c.window ? c.window->errhandler() : comm->errhandler();
   if (h == PURE_ERRORS_RETURN) return e.code();
-  const Errhandler* user = h == PURE_ERRORS_ARE_FATAL ? nullptr : c.rank.handles().errhandlers.find(h);
+  // PURE_ERRORS_ABORT ends the job as a fatal error does: abort of a
+  // communicator's processes is abort of the job's one process here.
+  const Errhandler* user = h == PURE_ERRORS_ARE_FATAL || h == PURE_ERRORS_ABORT
+                               ? nullptr
+                               : c.rank.handles().errhandlers.find(h);
   if (user && user->fn) {
     // The program's handler, with the object's handle and the code; when
     // it returns, so does the call, with the code.

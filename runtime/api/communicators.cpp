@@ -1,13 +1,16 @@
 // Flat API: creating, comparing, naming and freeing communicators, hints,
 // and intercommunicators.
 #include <algorithm>
+#include <climits>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "api/call.h"
 #include "api/comms.h"
 #include "api/requests.h"
+#include "base/topology.h"
 #include "composite/build.h"
 #include "composite/create_among.h"
 #include "composite/intercomm.h"
@@ -77,9 +80,99 @@ void dup_of(Call& c, Comm& cm, const char* call, const Info* info, PURE_Comm* ne
   if (info) c.rank.comm(*newcomm)->set_hints(hints_of(Info{}, info));
 }
 
+// pure_comm_idup, and with `with_info` pure_comm_idup_with_info, whose
+// hints (taken now: the program may free `info` at once) the new
+// communicator gets as pure_comm_dup_with_info's does.
+int idup(const char* name, PURE_Comm comm, PURE_Info info, bool with_info, PURE_Comm* newcomm,
+         PURE_Request* request) {
+  return call(name, [&](Call& c) {
+    Comm& cm = intra_arg(c, comm);
+    std::optional<Info> hints;
+    if (with_info) hints = hints_of(Info{}, info_arg(c, info, true));
+    if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
+    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
+    *newcomm = PURE_COMM_NULL;  // until the request completes
+    Rank* rank = &c.rank;
+    Request* r = nbc::idup(
+        c.rank.p2p(), c.rank.member().shared(), cm, c.rank.process().tag_ub(),
+        [rank, newcomm, comm, name, hints](const NewComm& share) {
+          // Completion runs in a wait or test of this rank: the rest of
+          // what pure_comm_dup does, with the parent as it is now.
+          Call done{*rank, name};
+          Comm* found = rank->comm(comm);
+          if (!found)
+            fail(PURE_ERR_COMM, "communicator 0x%x was freed before its %s completed",
+                 static_cast<unsigned>(comm), name);
+          Comm& parent = *found;
+          std::unique_ptr<Comm> made = make_comm(share, rank->world(), from(name));
+          topo::copy_topology(parent, *made);
+          *newcomm = install(done, parent, std::move(made));
+          copy_cached(done, parent, newcomm);
+          if (hints) rank->comm(*newcomm)->set_hints(*hints);
+        });
+    *request = handle_of(r);
+  });
+}
+
+// ---- pure_comm_split_type by hardware ----
+
+constexpr const char* kHwResourceKey = "mpi_hw_resource_type";
+
+// The levels of hardware a communicator splits by, widest first: the
+// process (its ranks share memory), the NUMA node of a rank's core, the
+// core (ranks that share one, as fibers or threads).
+enum class HwLevel { shared_memory, numa_node, core };
+
+const char* hw_name(HwLevel level) {
+  switch (level) {
+    case HwLevel::shared_memory: return "mpi_shared_memory";
+    case HwLevel::numa_node: return "NUMANode";
+    case HwLevel::core: return "Core";
+  }
+  return "";
+}
+
+std::optional<HwLevel> hw_level(const std::string& value) {
+  const std::string prefix = "hwloc://";
+  const std::string name =
+      value.compare(0, prefix.size(), prefix) == 0 ? value.substr(prefix.size()) : value;
+  for (HwLevel level : {HwLevel::shared_memory, HwLevel::numa_node, HwLevel::core})
+    if (name == hw_name(level)) return level;
+  return std::nullopt;
+}
+
+// The communicator of the ranks of `comm` that share this rank's `level`,
+// its info naming the level (MPI's mpi_hw_resource_type). The colour is the
+// first world rank of the process, and within it the NUMA node or core of
+// a pinned rank (rank i runs on core i mod cores, job/process.cpp); an
+// unpinned rank may run anywhere, so its process is all it knows.
+std::unique_ptr<Comm> hw_split(Call& c, Comm& comm, HwLevel level, int key) {
+  Process& process = c.rank.process();
+  const long long first = process.peers().world_of(0), world = process.world_size();
+  long long part = 0;
+  if (level != HwLevel::shared_memory && process.config().bind == Bind::core) {
+    const Topology& hw = Topology::get();
+    part = level == HwLevel::numa_node ? hw.numa_node_of_core(c.rank.index())
+                                       : c.rank.index() % hw.cores();
+  }
+  const long long colour = part * world + first;
+  if (colour > INT_MAX)
+    fail(PURE_ERR_INTERN, "%s split: colour %lld does not fit an int", hw_name(level), colour);
+  std::unique_ptr<Comm> made =
+      split(c, comm, "pure_comm_split_type", static_cast<int>(colour), key);
+  if (made) {
+    Info hints = hints_of(Info{}, nullptr);
+    hints.set(kHwResourceKey, hw_name(level));
+    made->set_hints(hints);
+  }
+  return made;
+}
+
 }  // namespace
 
 extern "C" {
+
+
 
 int pure_comm_dup(PURE_Comm comm, PURE_Comm* newcomm) {
   return call("pure_comm_dup", [&](Call& c) {
@@ -90,30 +183,12 @@ int pure_comm_dup(PURE_Comm comm, PURE_Comm* newcomm) {
 }
 
 int pure_comm_idup(PURE_Comm comm, PURE_Comm* newcomm, PURE_Request* request) {
-  return call("pure_comm_idup", [&](Call& c) {
-    Comm& cm = intra_arg(c, comm);
-    if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
-    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
-    *newcomm = PURE_COMM_NULL;  // until the request completes
-    Rank* rank = &c.rank;
-    Request* r = nbc::idup(
-        c.rank.p2p(), c.rank.member().shared(), cm, c.rank.process().tag_ub(),
-        [rank, newcomm, comm](const NewComm& share) {
-          // Completion runs in a wait or test of this rank: the rest of
-          // what pure_comm_dup does, with the parent as it is now.
-          Call done{*rank, "pure_comm_idup"};
-          Comm* found = rank->comm(comm);
-          if (!found)
-            fail(PURE_ERR_COMM, "communicator 0x%x was freed before its pure_comm_idup completed",
-                 static_cast<unsigned>(comm));
-          Comm& parent = *found;
-          std::unique_ptr<Comm> made = make_comm(share, rank->world(), from("pure_comm_idup"));
-          topo::copy_topology(parent, *made);
-          *newcomm = install(done, parent, std::move(made));
-          copy_cached(done, parent, newcomm);
-        });
-    *request = handle_of(r);
-  });
+  return idup("pure_comm_idup", comm, PURE_INFO_NULL, false, newcomm, request);
+}
+
+int pure_comm_idup_with_info(PURE_Comm comm, PURE_Info info, PURE_Comm* newcomm,
+                             PURE_Request* request) {
+  return idup("pure_comm_idup_with_info", comm, info, true, newcomm, request);
 }
 
 int pure_comm_dup_with_info(PURE_Comm comm, PURE_Info info, PURE_Comm* newcomm) {
@@ -143,17 +218,47 @@ int pure_comm_split_type(PURE_Comm comm, int split_type, int key, PURE_Info info
                          PURE_Comm* newcomm) {
   return call("pure_comm_split_type", [&](Call& c) {
     Comm& cm = intra_arg(c, comm);
-    info_arg(c, info, true);
+    const Info* given = info_arg(c, info, true);
     if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
-    if (split_type != PURE_COMM_TYPE_SHARED && split_type != PURE_UNDEFINED)
-      fail(PURE_ERR_ARG,
-           "invalid split_type %d (PURE_COMM_TYPE_SHARED or PURE_UNDEFINED are supported)",
-           split_type);
-    // The ranks that share this rank's process: the first of them names it.
-    const int color = split_type == PURE_UNDEFINED
-                          ? PURE_UNDEFINED
-                          : c.rank.process().peers().world_of(0);
-    *newcomm = install(c, cm, split(c, cm, "pure_comm_split_type", color, key));
+    switch (split_type) {
+      case PURE_UNDEFINED:
+        *newcomm = install(c, cm, split(c, cm, "pure_comm_split_type", PURE_UNDEFINED, key));
+        return;
+      case PURE_COMM_TYPE_SHARED:
+        *newcomm = install(c, cm, hw_split(c, cm, HwLevel::shared_memory, key));
+        return;
+      case PURE_COMM_TYPE_HW_GUIDED: {
+        const std::string* type = given ? given->find(kHwResourceKey) : nullptr;
+        if (!type)
+          fail(PURE_ERR_INFO_KEY,
+               "PURE_COMM_TYPE_HW_GUIDED needs the info key \"%s\" (\"mpi_shared_memory\", "
+               "\"NUMANode\" or \"Core\", hwloc names with or without \"hwloc://\")",
+               kHwResourceKey);
+        // A resource Pure does not know: a collective call that makes nothing.
+        const std::optional<HwLevel> level = hw_level(*type);
+        *newcomm = install(c, cm,
+                           level ? hw_split(c, cm, *level, key)
+                                 : split(c, cm, "pure_comm_split_type", PURE_UNDEFINED, key));
+        return;
+      }
+      case PURE_COMM_TYPE_HW_UNGUIDED:
+        // The widest level below the whole communicator: every group it makes
+        // is a strict subset, or it makes one group, the same for every member.
+        for (HwLevel level : {HwLevel::shared_memory, HwLevel::numa_node, HwLevel::core}) {
+          std::unique_ptr<Comm> made = hw_split(c, cm, level, key);
+          if (made && made->size() < cm.size()) {
+            *newcomm = install(c, cm, std::move(made));
+            return;
+          }
+        }
+        *newcomm = PURE_COMM_NULL;
+        return;
+      default:
+        fail(PURE_ERR_ARG,
+             "invalid split_type %d (PURE_COMM_TYPE_SHARED, PURE_COMM_TYPE_HW_GUIDED, "
+             "PURE_COMM_TYPE_HW_UNGUIDED or PURE_UNDEFINED)",
+             split_type);
+    }
   });
 }
 

@@ -65,10 +65,11 @@ PURE_Errhandler handed_out(Call& c, PURE_Errhandler h) {
 // returned (MPI: the handler was called).
 int raise_on(Call& c, PURE_Errhandler h, int handle, const std::string& what, int errorcode) {
   if (h == PURE_ERRORS_RETURN) return errorcode;
-  if (h == PURE_ERRORS_ARE_FATAL)
+  if (h == PURE_ERRORS_ARE_FATAL || h == PURE_ERRORS_ABORT)
     fatal(c.rank, c.name, errorcode,
           "error code " + std::to_string(errorcode) + " raised on " + what +
-              ", whose error handler is PURE_ERRORS_ARE_FATAL");
+              ", whose error handler is " +
+              (h == PURE_ERRORS_ABORT ? "PURE_ERRORS_ABORT" : "PURE_ERRORS_ARE_FATAL"));
   int object = handle;
   int code = errorcode;
   c.rank.handles().errhandlers.find(h)->fn(&object, &code);

@@ -42,6 +42,29 @@ int pure_info_create(PURE_Info* info) {
   });
 }
 
+// MPI-4: a new info object like PURE_INFO_ENV, callable before init. The
+// command and arguments are those given here when the program passes them
+// (MPI lets it pass main's), else those the rank was started with; the
+// thread level is the one the program asked for, once it has asked.
+int pure_info_create_env(int argc, char* argv[], PURE_Info* info) {
+  return call(
+      "pure_info_create_env",
+      [&](Call& c) {
+        if (!info) fail(PURE_ERR_ARG, "null info pointer");
+        if (argc < 0) fail(PURE_ERR_ARG, "invalid argc %d", argc);
+        if (argc > 0 && !argv) fail(PURE_ERR_ARG, "null argv with argc %d", argc);
+        Info env = *c.rank.handles().infos.find(PURE_INFO_ENV);
+        if (argc > 0 && argv[0]) env.set("command", argv[0]);
+        if (argc > 1) {
+          std::string args;
+          for (int i = 1; i < argc && argv[i]; ++i) args += (i > 1 ? " " : "") + std::string(argv[i]);
+          env.set("argv", args);
+        }
+        *info = c.rank.handles().infos.add(std::move(env));
+      },
+      false);
+}
+
 int pure_info_set(PURE_Info info, const char* key, const char* value) {
   return call("pure_info_set", [&](Call& c) {
     Info& i = info_object(c, info);

@@ -54,14 +54,15 @@ class Handles {
   static constexpr int kFirstGroup = 2;
   // Predefined: 1 PURE_INFO_ENV.
   static constexpr int kFirstInfo = 2;
-  // Predefined: 1 PURE_ERRORS_ARE_FATAL, 2 PURE_ERRORS_RETURN.
-  static constexpr int kFirstErrhandler = 3;
+  // Predefined: 1 PURE_ERRORS_ARE_FATAL, 2 PURE_ERRORS_RETURN, 3 PURE_ERRORS_ABORT.
+  static constexpr int kFirstErrhandler = 4;
 
   Handles() {
     groups.set(handle_index(PURE_GROUP_EMPTY), std::make_shared<const Group>(std::vector<int>{}));
     infos.set(handle_index(PURE_INFO_ENV), Info{});
     errhandlers.set(handle_index(PURE_ERRORS_ARE_FATAL), Errhandler{});
     errhandlers.set(handle_index(PURE_ERRORS_RETURN), Errhandler{});
+    errhandlers.set(handle_index(PURE_ERRORS_ABORT), Errhandler{});
   }
   Handles(const Handles&) = delete;
   Handles& operator=(const Handles&) = delete;
