@@ -160,13 +160,13 @@ int alltoallw(const char* name, const void* sendbuf, const N sendcounts[],
     std::vector<nbc::Block> out, in;
     for (int j = 0; j < n.out; ++j) {
       count_arg(sendcounts[j]);
-      out.push_back(nbc::Block{shifted(sendbuf, sdispls[j]), at(sendcounts[j]),
-                               type_arg(c, sendtypes[j])});
+      out.push_back(
+          nbc::Block{shifted(sendbuf, sdispls[j]), at(sendcounts[j]), type_arg(c, sendtypes[j])});
     }
     for (int i = 0; i < n.in; ++i) {
       count_arg(recvcounts[i]);
-      in.push_back(nbc::Block{shifted(recvbuf, rdispls[i]), at(recvcounts[i]),
-                              type_arg(c, recvtypes[i])});
+      in.push_back(
+          nbc::Block{shifted(recvbuf, rdispls[i]), at(recvcounts[i]), type_arg(c, recvtypes[i])});
     }
     exchange(c, n, out, in, to);
   });
@@ -210,8 +210,8 @@ int pure_neighbor_allgather_init(const void* sendbuf, int sendcount, PURE_Dataty
                                  void* recvbuf, int recvcount, PURE_Datatype recvtype,
                                  PURE_Comm comm, PURE_Info info, PURE_Request* request) {
   const Launch to = later(info, request);
-  return allgather("pure_neighbor_allgather_init", sendbuf, sendcount, sendtype, recvbuf,
-                   recvcount, recvtype, comm, &to);
+  return allgather("pure_neighbor_allgather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, &to);
 }
 int pure_neighbor_allgather_init_c(const void* sendbuf, PURE_Count sendcount,
                                    PURE_Datatype sendtype, void* recvbuf, PURE_Count recvcount,
@@ -232,15 +232,15 @@ int pure_neighbor_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype s
 int pure_neighbor_allgatherv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
                                void* recvbuf, const PURE_Count recvcounts[],
                                const PURE_Aint displs[], PURE_Datatype recvtype, PURE_Comm comm) {
-  return allgatherv("pure_neighbor_allgatherv_c", sendbuf, sendcount, sendtype, recvbuf,
-                    recvcounts, displs, recvtype, comm, nullptr);
+  return allgatherv("pure_neighbor_allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                    displs, recvtype, comm, nullptr);
 }
 int pure_ineighbor_allgatherv(const void* sendbuf, int sendcount, PURE_Datatype sendtype,
                               void* recvbuf, const int recvcounts[], const int displs[],
                               PURE_Datatype recvtype, PURE_Comm comm, PURE_Request* request) {
   const Launch to = now(request);
-  return allgatherv("pure_ineighbor_allgatherv", sendbuf, sendcount, sendtype, recvbuf,
-                    recvcounts, displs, recvtype, comm, &to);
+  return allgatherv("pure_ineighbor_allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                    displs, recvtype, comm, &to);
 }
 int pure_ineighbor_allgatherv_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
                                 void* recvbuf, const PURE_Count recvcounts[],
@@ -301,13 +301,12 @@ int pure_neighbor_alltoall_init(const void* sendbuf, int sendcount, PURE_Datatyp
   return alltoall("pure_neighbor_alltoall_init", sendbuf, sendcount, sendtype, recvbuf, recvcount,
                   recvtype, comm, &to);
 }
-int pure_neighbor_alltoall_init_c(const void* sendbuf, PURE_Count sendcount,
-                                  PURE_Datatype sendtype, void* recvbuf, PURE_Count recvcount,
-                                  PURE_Datatype recvtype, PURE_Comm comm, PURE_Info info,
-                                  PURE_Request* request) {
+int pure_neighbor_alltoall_init_c(const void* sendbuf, PURE_Count sendcount, PURE_Datatype sendtype,
+                                  void* recvbuf, PURE_Count recvcount, PURE_Datatype recvtype,
+                                  PURE_Comm comm, PURE_Info info, PURE_Request* request) {
   const Launch to = later(info, request);
-  return alltoall("pure_neighbor_alltoall_init_c", sendbuf, sendcount, sendtype, recvbuf,
-                  recvcount, recvtype, comm, &to);
+  return alltoall("pure_neighbor_alltoall_init_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                  recvtype, comm, &to);
 }
 
 // ---- alltoallv ----
@@ -349,10 +348,10 @@ int pure_neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], co
                    recvcounts, rdispls, recvtype, comm, &to);
 }
 int pure_neighbor_alltoallv_init_c(const void* sendbuf, const PURE_Count sendcounts[],
-                                   const PURE_Aint sdispls[], PURE_Datatype sendtype,
-                                   void* recvbuf, const PURE_Count recvcounts[],
-                                   const PURE_Aint rdispls[], PURE_Datatype recvtype,
-                                   PURE_Comm comm, PURE_Info info, PURE_Request* request) {
+                                   const PURE_Aint sdispls[], PURE_Datatype sendtype, void* recvbuf,
+                                   const PURE_Count recvcounts[], const PURE_Aint rdispls[],
+                                   PURE_Datatype recvtype, PURE_Comm comm, PURE_Info info,
+                                   PURE_Request* request) {
   const Launch to = later(info, request);
   return alltoallv("pure_neighbor_alltoallv_init_c", sendbuf, sendcounts, sdispls, sendtype,
                    recvbuf, recvcounts, rdispls, recvtype, comm, &to);
@@ -374,11 +373,10 @@ int pure_neighbor_alltoallw_c(const void* sendbuf, const PURE_Count sendcounts[]
   return alltoallw("pure_neighbor_alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                    recvcounts, rdispls, recvtypes, comm, nullptr);
 }
-int pure_ineighbor_alltoallw(const void* sendbuf, const int sendcounts[],
-                             const PURE_Aint sdispls[], const PURE_Datatype sendtypes[],
-                             void* recvbuf, const int recvcounts[], const PURE_Aint rdispls[],
-                             const PURE_Datatype recvtypes[], PURE_Comm comm,
-                             PURE_Request* request) {
+int pure_ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const PURE_Aint sdispls[],
+                             const PURE_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                             const PURE_Aint rdispls[], const PURE_Datatype recvtypes[],
+                             PURE_Comm comm, PURE_Request* request) {
   const Launch to = now(request);
   return alltoallw("pure_ineighbor_alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                    recvcounts, rdispls, recvtypes, comm, &to);
@@ -398,8 +396,8 @@ int pure_neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
                                  const PURE_Datatype recvtypes[], PURE_Comm comm, PURE_Info info,
                                  PURE_Request* request) {
   const Launch to = later(info, request);
-  return alltoallw("pure_neighbor_alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes,
-                   recvbuf, recvcounts, rdispls, recvtypes, comm, &to);
+  return alltoallw("pure_neighbor_alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                   recvcounts, rdispls, recvtypes, comm, &to);
 }
 int pure_neighbor_alltoallw_init_c(const void* sendbuf, const PURE_Count sendcounts[],
                                    const PURE_Aint sdispls[], const PURE_Datatype sendtypes[],

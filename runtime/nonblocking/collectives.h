@@ -19,6 +19,14 @@
 //   gather(v), scatter(v), allgather(v), alltoall(v,w): one round in which
 //                every block goes straight to where it belongs
 //   neighbour collectives: one round, a message per edge of the topology
+//
+// On intercommunicators (inter_*), data moves between the groups: every
+// collective is one round of messages straight between the members
+// concerned (bcast: root to every member of the other group; allgather and
+// alltoall: every member to every member of the other group), and a
+// reduction sends each input whole to every member that needs the result,
+// which folds them in the other group's rank order. The schedule runs on
+// the intercommunicator's bridge (Sides).
 //   comm_idup:   see idup.h
 #pragma once
 
@@ -63,6 +71,32 @@ void alltoall(Schedule& s, const std::vector<Block>& sends, const std::vector<Bl
 void neighbours(Schedule& s, const ProcessTopology& t, const std::vector<Block>& out,
                 const std::vector<Block>& in);
 
+// Where the two groups of an intercommunicator sit in its bridge, the
+// intracommunicator of both groups (the first group, then the second) on
+// which its schedules run.
+struct Sides {
+  int me;  // this member's rank in its group
+  int local_size, remote_size;
+  bool local_first;
+  int local(int k) const { return local_first ? k : remote_size + k; }
+  int remote(int j) const { return local_first ? local_size + j : j; }
+};
+
+// `root` of the rooted ones: PURE_ROOT at the root, PURE_PROC_NULL at the
+// other members of its group (they take no part), the root's rank in the
+// other group at the members of that group. `all` and `sends`/`recvs`
+// have a block per member of the other group.
+void inter_barrier(Schedule& s, const Sides& g);
+void inter_bcast(Schedule& s, const Sides& g, void* buf, std::size_t count, const TypeRef& type,
+                 int root);
+void inter_gather(Schedule& s, const Sides& g, int root, const Block& mine,
+                  const std::vector<Block>& all);
+void inter_scatter(Schedule& s, const Sides& g, int root, const std::vector<Block>& all,
+                   const Block& mine);
+void inter_allgather(Schedule& s, const Sides& g, const Block& mine, const std::vector<Block>& all);
+void inter_alltoall(Schedule& s, const Sides& g, const std::vector<Block>& sends,
+                    const std::vector<Block>& recvs);
+
 struct ReduceSpec {
   const void* send;  // nullptr: in place, the input is in recv
   void* recv;
@@ -77,6 +111,14 @@ void reduce(Schedule& s, const ReduceSpec& a, int root);
 // a.count is the total, the sum of recvcounts.
 void reduce_scatter(Schedule& s, const ReduceSpec& a, const std::vector<int>& recvcounts);
 void scan(Schedule& s, const ReduceSpec& a, bool exclusive);
+// The reduction of the other group's inputs: at the root (root as above),
+// or at every member (root kEveryMember: allreduce).
+constexpr int kEveryMember = -1;
+void inter_reduce(Schedule& s, const Sides& g, const ReduceSpec& a, int root);
+// Member k of this group gets recvcounts[k] elements of the reduction of
+// the other group's inputs (a.count, the sum of recvcounts, elements each).
+void inter_reduce_scatter(Schedule& s, const Sides& g, const ReduceSpec& a,
+                          const std::vector<int>& recvcounts);
 
 // Allreduces of at least this many bytes with a commutative op take the
 // ring (reduce-scatter, allgather); smaller ones recursive doubling.

@@ -1,6 +1,6 @@
 // Schedules of the collectives that move data without combining it:
-// barrier, bcast, gather, scatter, allgather, alltoall, and the
-// neighbourhood collectives.
+// barrier, bcast, gather, scatter, allgather, alltoall, on intra- and on
+// intercommunicators, and the neighbourhood collectives.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -115,7 +115,8 @@ void alltoall(Schedule& s, const std::vector<Block>& sends, const std::vector<Bl
     std::vector<std::size_t> at(static_cast<std::size_t>(n) + 1, 0);
     for (int k = 0; k < n; ++k)
       at[static_cast<std::size_t>(k) + 1] =
-          at[static_cast<std::size_t>(k)] + (k == me ? 0 : bytes_of(recvs[static_cast<std::size_t>(k)]));
+          at[static_cast<std::size_t>(k)] +
+          (k == me ? 0 : bytes_of(recvs[static_cast<std::size_t>(k)]));
     unsigned char* staged = s.scratch(at.back());
     for (int k = 0; k < n; ++k) {
       if (k == me) continue;
@@ -151,6 +152,71 @@ void neighbours(Schedule& s, const ProcessTopology& t, const std::vector<Block>&
   for (std::size_t j = 0; j < to.size(); ++j)
     if (to[j] != PURE_PROC_NULL)
       s.send(to[j], out[j].buf, out[j].count, out[j].type, t.send_tag(static_cast<int>(j)));
+}
+
+// ---- intercommunicators ----
+
+void inter_barrier(Schedule& s, const Sides& g) {
+  // Nobody leaves before every member of the other group has come.
+  s.round();
+  for (int j = 0; j < g.remote_size; ++j) {
+    s.send(g.remote(j), nullptr, 0, bytes_type());
+    s.recv(g.remote(j), nullptr, 0, bytes_type());
+  }
+}
+
+void inter_bcast(Schedule& s, const Sides& g, void* buf, std::size_t count, const TypeRef& type,
+                 int root) {
+  s.round();
+  if (root == PURE_ROOT)
+    for (int j = 0; j < g.remote_size; ++j) s.send(g.remote(j), buf, count, type);
+  else if (root >= 0)
+    s.recv(g.remote(root), buf, count, type);
+}
+
+void inter_gather(Schedule& s, const Sides& g, int root, const Block& mine,
+                  const std::vector<Block>& all) {
+  s.round();
+  if (root == PURE_ROOT)
+    for (int j = 0; j < g.remote_size; ++j) {
+      const Block& b = all[static_cast<std::size_t>(j)];
+      s.recv(g.remote(j), b.buf, b.count, b.type);
+    }
+  else if (root >= 0)
+    s.send(g.remote(root), mine.buf, mine.count, mine.type);
+}
+
+void inter_scatter(Schedule& s, const Sides& g, int root, const std::vector<Block>& all,
+                   const Block& mine) {
+  s.round();
+  if (root == PURE_ROOT)
+    for (int j = 0; j < g.remote_size; ++j) {
+      const Block& b = all[static_cast<std::size_t>(j)];
+      s.send(g.remote(j), b.buf, b.count, b.type);
+    }
+  else if (root >= 0)
+    s.recv(g.remote(root), mine.buf, mine.count, mine.type);
+}
+
+void inter_allgather(Schedule& s, const Sides& g, const Block& mine,
+                     const std::vector<Block>& all) {
+  s.round();
+  for (int j = 0; j < g.remote_size; ++j) {
+    const Block& b = all[static_cast<std::size_t>(j)];
+    s.recv(g.remote(j), b.buf, b.count, b.type);
+    s.send(g.remote(j), mine.buf, mine.count, mine.type);
+  }
+}
+
+void inter_alltoall(Schedule& s, const Sides& g, const std::vector<Block>& sends,
+                    const std::vector<Block>& recvs) {
+  s.round();
+  for (int j = 0; j < g.remote_size; ++j) {
+    const Block& in = recvs[static_cast<std::size_t>(j)];
+    const Block& out = sends[static_cast<std::size_t>(j)];
+    s.recv(g.remote(j), in.buf, in.count, in.type);
+    s.send(g.remote(j), out.buf, out.count, out.type);
+  }
 }
 
 }  // namespace pure::nbc

@@ -1,5 +1,6 @@
 // Schedules of the collectives that combine data: reduce, allreduce,
-// reduce_scatter, scan, exscan.
+// reduce_scatter, scan, exscan; and reduce, allreduce and reduce_scatter on
+// intercommunicators.
 //
 // Data is reduced as views (types/ops.h): dense items for predefined ops,
 // the user's layout for user ops. Each member loads its input into a view
@@ -45,7 +46,9 @@ class Items {
   void* view(std::size_t n) const {
     std::size_t bytes = n * red_->stride();
     if (red_->user())
-      bytes = n == 0 ? 1 : (n - 1) * red_->stride() + static_cast<std::size_t>(type_.type->true_extent());
+      bytes = n == 0
+                  ? 1
+                  : (n - 1) * red_->stride() + static_cast<std::size_t>(type_.type->true_extent());
     return red_->view_at(s_->scratch(bytes));
   }
   void send(int peer, const void* view, std::size_t first, std::size_t n) const {
@@ -80,7 +83,8 @@ class Items {
   }
   void fold(const void* in, void* inout, std::size_t first, std::size_t n) const {
     const Reduction* red = red_;
-    s_->local([red, in, inout, first, n] { red->combine(red->at(in, first), red->at(inout, first), n); });
+    s_->local(
+        [red, in, inout, first, n] { red->combine(red->at(in, first), red->at(inout, first), n); });
   }
   void copy(const void* from, void* to) const {
     const Reduction* red = red_;
@@ -174,7 +178,8 @@ void allreduce_doubling(Schedule& s, const ReduceSpec& a, const Items& it, void*
 struct Chunks {
   std::vector<std::size_t> first, len;
   std::size_t most = 0;
-  Chunks(std::size_t items, int n) : first(static_cast<std::size_t>(n)), len(static_cast<std::size_t>(n)) {
+  Chunks(std::size_t items, int n)
+      : first(static_cast<std::size_t>(n)), len(static_cast<std::size_t>(n)) {
     std::size_t at = 0;
     for (std::size_t c = 0; c < len.size(); ++c) {
       len[c] = items / len.size() + (c < items % len.size() ? 1 : 0);
@@ -183,7 +188,8 @@ struct Chunks {
       most = std::max(most, len[c]);
     }
   }
-  Chunks(const std::vector<int>& counts, std::size_t per) : first(counts.size()), len(counts.size()) {
+  Chunks(const std::vector<int>& counts, std::size_t per)
+      : first(counts.size()), len(counts.size()) {
     std::size_t at = 0;
     for (std::size_t c = 0; c < len.size(); ++c) {
       len[c] = static_cast<std::size_t>(counts[c]) * per;
@@ -328,6 +334,65 @@ void scan(Schedule& s, const ReduceSpec& a, bool exclusive) {
   }
   // Exscan leaves rank 0's buffer alone: MPI defines no result there.
   if (has_result) it.deliver(result, 0, it.red(), a.recv);
+}
+
+namespace {
+
+// Intercommunicators: receives every input of the other group whole (N
+// items from each member, into views of its own), then folds them in that
+// group's rank order; returns the view holding the result.
+void* fold_other_group(Schedule& s, const Sides& g, const Items& it) {
+  const std::size_t N = it.items();
+  std::vector<void*> theirs(static_cast<std::size_t>(g.remote_size));
+  for (int j = 0; j < g.remote_size; ++j) {
+    theirs[static_cast<std::size_t>(j)] = it.view(N);
+    it.recv(g.remote(j), theirs[static_cast<std::size_t>(j)], 0, N);
+  }
+  s.round();
+  // r0 op (r1 op (... op r(n-1))): MPI's order, whatever the op.
+  void* acc = theirs.back();
+  for (int j = g.remote_size - 2; j >= 0; --j)
+    it.fold(theirs[static_cast<std::size_t>(j)], acc, 0, N);
+  return acc;
+}
+
+// Sends this member's input, loaded into a view, to the members of the
+// other group `to` lists.
+void give_input(const Sides& g, const Items& it, const ReduceSpec& a, const std::vector<int>& to) {
+  void* mine = it.view(it.items());
+  it.load(a.send, mine);
+  for (int j : to) it.send(g.remote(j), mine, 0, it.items());
+}
+
+std::vector<int> every_rank(int n) {
+  std::vector<int> all(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) all[static_cast<std::size_t>(j)] = j;
+  return all;
+}
+
+}  // namespace
+
+void inter_reduce(Schedule& s, const Sides& g, const ReduceSpec& a, int root) {
+  Items it(s, a, a.count);
+  s.round();
+  if (root == kEveryMember)
+    give_input(g, it, a, every_rank(g.remote_size));
+  else if (root >= 0)
+    give_input(g, it, a, {root});
+  if (root != kEveryMember && root != PURE_ROOT) return;
+  it.deliver(fold_other_group(s, g, it), 0, it.red(), a.recv);
+}
+
+void inter_reduce_scatter(Schedule& s, const Sides& g, const ReduceSpec& a,
+                          const std::vector<int>& recvcounts) {
+  Items it(s, a, a.count);
+  const std::size_t per = a.count ? it.items() / a.count : 0;  // items per element
+  const Chunks c(recvcounts, per);
+  Items mine(s, a, static_cast<std::size_t>(recvcounts[static_cast<std::size_t>(g.me)]));
+  s.round();
+  give_input(g, it, a, every_rank(g.remote_size));
+  it.deliver(fold_other_group(s, g, it), c.first[static_cast<std::size_t>(g.me)], mine.red(),
+             a.recv);
 }
 
 }  // namespace pure::nbc

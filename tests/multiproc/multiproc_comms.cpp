@@ -1,6 +1,7 @@
 // Communicators beyond the basics in a job spread over several processes,
 // run by ctest through purerun like multiproc_check: intercommunicators
-// (their point-to-point, every collective, merge and dup) between groups
+// (their point-to-point, every collective, blocking, nonblocking and
+// persistent, merge and dup) between groups
 // that lie in one process each, that span processes, and of one rank;
 // communicators created by a group alone (only the members call, other
 // ranks create their own at the same time); and process topologies with
@@ -187,6 +188,51 @@ void inter_all(const Pair& p, PURE_Comm inter) {
           "inter reduce_scatter_block: element %d is %d", i, block[at(i)]);
 }
 
+// The same as requests, nonblocking and persistent (started twice):
+// allreduce, allgather of blocks past the eager size, alltoall, and a
+// reduce with its root in either group.
+void inter_requests(const Pair& p) {
+  const std::vector<int>& other = p.theirs();
+  const int n_other = static_cast<int>(other.size());
+  const int m = 3000;
+  int v = g_rank + 1, s = -1, expect = 0;
+  for (int w : other) expect += w + 1;
+  std::vector<int> mine(at(m)), all(at(m * n_other), -1), out(at(n_other)), in(at(n_other), -1);
+  for (int i = 0; i < m; ++i) mine[at(i)] = g_rank * 10000 + i;
+  for (int j = 0; j < n_other; ++j) out[at(j)] = g_rank * 1000 + other[at(j)];
+  PURE_Request reqs[5];
+  OK(pure_iallreduce(&v, &s, 1, PURE_INT, PURE_SUM, p.inter, &reqs[0]));
+  OK(pure_iallgather(mine.data(), m, PURE_INT, all.data(), m, PURE_INT, p.inter, &reqs[1]));
+  OK(pure_ialltoall(out.data(), 1, PURE_INT, in.data(), 1, PURE_INT, p.inter, &reqs[2]));
+  // Reduce to the first member of A, then to the first of B.
+  int red[2] = {-1, -1};
+  for (int g = 0; g < 2; ++g) {
+    const bool root_group = (g == 0) == p.in_a;
+    const int root = !root_group ? 0 : index_of(p.mine(), g_rank) == 0 ? PURE_ROOT : PURE_PROC_NULL;
+    OK(pure_ireduce(&v, &red[g], 1, PURE_INT, PURE_SUM, root, p.inter, &reqs[3 + g]));
+  }
+  for (int k = 5; k-- > 0;) OK(pure_wait(&reqs[k], PURE_STATUS_IGNORE));
+  CHECK(s == expect, "inter iallreduce: %d, expected %d", s, expect);
+  for (int j = 0; j < n_other; ++j) {
+    CHECK(in[at(j)] == other[at(j)] * 1000 + g_rank, "inter ialltoall: block %d is %d", j, in[at(j)]);
+    for (int i = 0; i < m; ++i)
+      CHECK(all[at(j * m + i)] == other[at(j)] * 10000 + i, "inter iallgather: block %d item %d", j, i);
+  }
+  const int at_root = p.in_a ? 0 : 1;  // the reduce whose root is this group's first member
+  if (index_of(p.mine(), g_rank) == 0)
+    CHECK(red[at_root] == expect, "inter ireduce at the root: %d, expected %d", red[at_root], expect);
+  PURE_Request r;
+  OK(pure_allreduce_init(&v, &s, 1, PURE_INT, PURE_SUM, p.inter, PURE_INFO_NULL, &r));
+  for (int run = 0; run < 2; ++run) {
+    s = -1;
+    v = g_rank + 1 + run;
+    OK(pure_start(&r));
+    OK(pure_wait(&r, PURE_STATUS_IGNORE));
+    CHECK(s == expect + run * n_other, "inter persistent allreduce run %d: %d", run, s);
+  }
+  OK(pure_request_free(&r));
+}
+
 // Merged with A low: A's members first, then B's, each in group order.
 void inter_merge(const Pair& p) {
   PURE_Comm merged;
@@ -214,6 +260,7 @@ void run_inter() {
     inter_p2p(p);
     inter_rooted(p);
     inter_all(p, p.inter);
+    inter_requests(p);
     PURE_Comm dup;
     OK(pure_comm_dup(p.inter, &dup));
     inter_all(p, dup);
@@ -334,6 +381,24 @@ void check_grid(PURE_Comm cart, int ndims) {
                 (nbr[at(i)] == PURE_PROC_NULL ? -1 : nbr[at(i)] * 100000 + (i ^ 1) * 10000 + e),
             "cart neighbor_alltoall: slot %d element %d is %d, neighbour %d", i, e,
             in[at(i * m + e)], nbr[at(i)]);
+  // The same as a nonblocking call and as a persistent one (started twice),
+  // both in flight with a blocking one.
+  PURE_Request reqs[2];
+  std::vector<int> in2(in.size(), -1), in3(in.size(), -1);
+  OK(pure_ineighbor_alltoall(out.data(), m, PURE_INT, in2.data(), m, PURE_INT, cart, &reqs[0]));
+  OK(pure_neighbor_alltoall_init_c(out.data(), m, PURE_INT, in3.data(), m, PURE_INT, cart,
+                                   PURE_INFO_NULL, &reqs[1]));
+  for (int run = 0; run < 2; ++run) {
+    std::fill(in3.begin(), in3.end(), -1);
+    OK(pure_start(&reqs[1]));
+    std::vector<int> again(got.size(), -1);
+    OK(pure_neighbor_allgather(&rank, 1, PURE_INT, again.data(), 1, PURE_INT, cart));
+    CHECK(again == got, "cart neighbor_allgather among requests: slot 0 is %d", again[0]);
+    OK(pure_waitall(run == 0 ? 2 : 1, run == 0 ? reqs : &reqs[1], PURE_STATUSES_IGNORE));
+    CHECK(in3 == in, "cart persistent neighbor_alltoall_c run %d differs", run);
+  }
+  CHECK(in2 == in, "cart ineighbor_alltoall differs from the blocking call");
+  OK(pure_request_free(&reqs[1]));
 }
 
 void run_topo() {

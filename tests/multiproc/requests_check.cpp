@@ -1,4 +1,4 @@
-// multiproc_check requests: nonblocking collectives (several in flight,
+// multiproc_check requests: nonblocking and persistent collectives (several in flight,
 // completed in reverse order, mixed with point-to-point, on the world and
 // on a communicator split across processes, outstanding on several
 // communicators across blocking collectives), comm_idup, persistent sends
@@ -574,13 +574,63 @@ void isendrecv() {
 
 }  // namespace
 
+// MPI-4 persistent collectives on `comm`, each started three times with
+// new inputs (allreduce and alltoall past the eager size), completed with
+// waitall around a blocking collective on the same communicator.
+void persistent_collectives(PURE_Comm comm, int count) {
+  int me, n;
+  pure_comm_rank(comm, &me);
+  pure_comm_size(comm, &n);
+  const std::size_t nn = static_cast<std::size_t>(n), cc = static_cast<std::size_t>(count);
+  const int root = n - 1;
+  std::vector<long long> in(cc), all(cc), bc(cc), a2a_out(nn * cc), a2a_in(nn * cc), scan(cc);
+  PURE_Request reqs[4];
+  OK(pure_allreduce_init(in.data(), all.data(), count, PURE_LONG_LONG, PURE_SUM, comm,
+                         PURE_INFO_NULL, &reqs[0]));
+  OK(pure_bcast_init(bc.data(), count, PURE_LONG_LONG, root, comm, PURE_INFO_NULL, &reqs[1]));
+  OK(pure_alltoall_init_c(a2a_out.data(), count, PURE_LONG_LONG, a2a_in.data(), count,
+                          PURE_LONG_LONG, comm, PURE_INFO_NULL, &reqs[2]));
+  OK(pure_scan_init(in.data(), scan.data(), count, PURE_LONG_LONG, PURE_SUM, comm, PURE_INFO_NULL,
+                    &reqs[3]));
+  for (int run = 0; run < 3; ++run) {
+    const int salt = 700 + run;
+    for (std::size_t i = 0; i < cc; ++i) {
+      in[i] = value(me, static_cast<int>(i), salt);
+      bc[i] = me == root ? value(root, static_cast<int>(i), salt + 1) : -1;
+      all[i] = scan[i] = -1;
+    }
+    for (int k = 0; k < n; ++k)
+      for (std::size_t i = 0; i < cc; ++i) {
+        a2a_out[static_cast<std::size_t>(k) * cc + i] = value(me, k * count + static_cast<int>(i), salt);
+        a2a_in[static_cast<std::size_t>(k) * cc + i] = -1;
+      }
+    OK(pure_startall(4, reqs));
+    int one = 1, total = 0;
+    OK(pure_allreduce(&one, &total, 1, PURE_INT, PURE_SUM, comm));
+    CHECK(total == n, "persistent: blocking allreduce between them gave %d", total);
+    OK(pure_waitall(4, reqs, PURE_STATUSES_IGNORE));
+    for (int i = 0; i < count; ++i) {
+      const std::size_t ii = static_cast<std::size_t>(i);
+      CHECK(all[ii] == sum_values(0, n - 1, i, salt), "persistent allreduce run %d element %d", run, i);
+      CHECK(bc[ii] == value(root, i, salt + 1), "persistent bcast run %d element %d", run, i);
+      CHECK(scan[ii] == sum_values(0, me, i, salt), "persistent scan run %d element %d", run, i);
+      for (int k = 0; k < n; ++k)
+        CHECK(a2a_in[static_cast<std::size_t>(k) * cc + ii] == value(k, me * count + i, salt),
+              "persistent alltoall_c run %d block %d element %d", run, k, i);
+    }
+  }
+  for (PURE_Request& q : reqs) OK(pure_request_free(&q));
+}
+
 void run_requests() {
   for (int count : {1, 7, 20000}) collectives(PURE_COMM_WORLD, count, count);
   // A communicator whose members interleave over the processes.
   PURE_Comm odd_even;
   OK(pure_comm_split(PURE_COMM_WORLD, g_rank % 2, g_size - g_rank, &odd_even));
   collectives(odd_even, 9, 50);
+  persistent_collectives(odd_even, 3);
   OK(pure_comm_free(&odd_even));
+  for (int count : {2, 5000}) persistent_collectives(PURE_COMM_WORLD, count);
   overlapped();
   noncommutative();
   idup();
