@@ -231,26 +231,14 @@ int iallreduce(const char* name, const void* sendbuf, void* recvbuf, long long c
 }
 
 int iscan(const char* name, const void* sendbuf, void* recvbuf, long long count,
-          PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, const Launch& to) {
+          PURE_Datatype datatype, PURE_Op op, bool exclusive, PURE_Comm comm, const Launch& to) {
   return collective(name, [&](Call& c) {
     Comm& cm = comm_arg(c, comm);
     if (cm.inter()) inter_api::no_scan(cm);
     launch_arg(c, to);
     ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
     reduction(c, cm, name, r, to,
-              [&](nbc::Schedule& s, const nbc::ReduceSpec& a) { nbc::scan(s, a, false); });
-  });
-}
-
-int iexscan(const char* name, const void* sendbuf, void* recvbuf, long long count,
-            PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, const Launch& to) {
-  return collective(name, [&](Call& c) {
-    Comm& cm = comm_arg(c, comm);
-    if (cm.inter()) inter_api::no_scan(cm);
-    launch_arg(c, to);
-    ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
-    reduction(c, cm, name, r, to,
-              [&](nbc::Schedule& s, const nbc::ReduceSpec& a) { nbc::scan(s, a, true); });
+              [&](nbc::Schedule& s, const nbc::ReduceSpec& a) { nbc::scan(s, a, exclusive); });
   });
 }
 

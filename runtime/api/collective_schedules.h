@@ -48,10 +48,9 @@ int ireduce(const char* name, const void* sendbuf, void* recvbuf, long long coun
             PURE_Datatype datatype, PURE_Op op, int root, PURE_Comm comm, const Launch& to);
 int iallreduce(const char* name, const void* sendbuf, void* recvbuf, long long count,
                PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, const Launch& to);
+// exclusive: exscan.
 int iscan(const char* name, const void* sendbuf, void* recvbuf, long long count,
-          PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, const Launch& to);
-int iexscan(const char* name, const void* sendbuf, void* recvbuf, long long count,
-            PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, const Launch& to);
+          PURE_Datatype datatype, PURE_Op op, bool exclusive, PURE_Comm comm, const Launch& to);
 int ireduce_scatter_block(const char* name, const void* sendbuf, void* recvbuf, long long recvcount,
                           PURE_Datatype datatype, PURE_Op op, PURE_Comm comm, const Launch& to);
 int igather(const char* name, const void* sendbuf, long long sendcount, PURE_Datatype sendtype,

@@ -44,21 +44,24 @@ int pure_iallreduce_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE
 
 int pure_iscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype, PURE_Op op,
                PURE_Comm comm, PURE_Request* request) {
-  return iscan("pure_iscan", sendbuf, recvbuf, count, datatype, op, comm, Launch::now(request));
+  return iscan("pure_iscan", sendbuf, recvbuf, count, datatype, op, false, comm,
+               Launch::now(request));
 }
 int pure_iscan_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
                  PURE_Op op, PURE_Comm comm, PURE_Request* request) {
-  return iscan("pure_iscan_c", sendbuf, recvbuf, count, datatype, op, comm, Launch::now(request));
+  return iscan("pure_iscan_c", sendbuf, recvbuf, count, datatype, op, false, comm,
+               Launch::now(request));
 }
 
 int pure_iexscan(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype, PURE_Op op,
                  PURE_Comm comm, PURE_Request* request) {
-  return iexscan("pure_iexscan", sendbuf, recvbuf, count, datatype, op, comm, Launch::now(request));
+  return iscan("pure_iexscan", sendbuf, recvbuf, count, datatype, op, true, comm,
+               Launch::now(request));
 }
 int pure_iexscan_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
                    PURE_Op op, PURE_Comm comm, PURE_Request* request) {
-  return iexscan("pure_iexscan_c", sendbuf, recvbuf, count, datatype, op, comm,
-                 Launch::now(request));
+  return iscan("pure_iexscan_c", sendbuf, recvbuf, count, datatype, op, true, comm,
+               Launch::now(request));
 }
 
 int pure_ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,

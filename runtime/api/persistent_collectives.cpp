@@ -56,26 +56,26 @@ int pure_allreduce_init_c(const void* sendbuf, void* recvbuf, PURE_Count count,
 
 int pure_scan_init(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                    PURE_Op op, PURE_Comm comm, PURE_Info info, PURE_Request* request) {
-  return iscan("pure_scan_init", sendbuf, recvbuf, count, datatype, op, comm,
+  return iscan("pure_scan_init", sendbuf, recvbuf, count, datatype, op, false, comm,
                Launch::later(info, request));
 }
 
 int pure_scan_init_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
                      PURE_Op op, PURE_Comm comm, PURE_Info info, PURE_Request* request) {
-  return iscan("pure_scan_init_c", sendbuf, recvbuf, count, datatype, op, comm,
+  return iscan("pure_scan_init_c", sendbuf, recvbuf, count, datatype, op, false, comm,
                Launch::later(info, request));
 }
 
 int pure_exscan_init(const void* sendbuf, void* recvbuf, int count, PURE_Datatype datatype,
                      PURE_Op op, PURE_Comm comm, PURE_Info info, PURE_Request* request) {
-  return iexscan("pure_exscan_init", sendbuf, recvbuf, count, datatype, op, comm,
-                 Launch::later(info, request));
+  return iscan("pure_exscan_init", sendbuf, recvbuf, count, datatype, op, true, comm,
+               Launch::later(info, request));
 }
 
 int pure_exscan_init_c(const void* sendbuf, void* recvbuf, PURE_Count count, PURE_Datatype datatype,
                        PURE_Op op, PURE_Comm comm, PURE_Info info, PURE_Request* request) {
-  return iexscan("pure_exscan_init_c", sendbuf, recvbuf, count, datatype, op, comm,
-                 Launch::later(info, request));
+  return iscan("pure_exscan_init_c", sendbuf, recvbuf, count, datatype, op, true, comm,
+               Launch::later(info, request));
 }
 
 int pure_reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
