@@ -121,8 +121,8 @@ void inter_reduce_scatter(Schedule& s, const Sides& g, const ReduceSpec& a,
                           const std::vector<int>& recvcounts);
 
 // Allreduces of at least this many bytes with a commutative op take the
-// ring (reduce-scatter, allgather); smaller ones recursive doubling.
-// docs/perf-notes.md, "Nonblocking collectives".
+// ring (reduce-scatter, allgather); smaller ones recursive doubling. A
+// choice, not a measurement (docs/perf-notes.md, "Nonblocking collectives").
 constexpr std::size_t kRingAllreduceBytes = 64 * 1024;
 
 }  // namespace pure::nbc

@@ -9,7 +9,7 @@
 // WaitWork::progress runs the Endpoint's, which advances every running
 // schedule), any test or wait, any blocking call. A waiting rank thus
 // still steals task chunks. docs/perf-notes.md ("Nonblocking collectives")
-// has the measurements behind the choice.
+// has what this costs against the blocking collectives.
 //
 // Messages travel on the communicator's hidden twin (Comm::schedule_comm):
 // its context never matches the user's traffic, and across processes a tag
