@@ -14,18 +14,6 @@
 
 namespace pure::api {
 
-Comm& schedule_comm_arg(Call& c, PURE_Comm handle) {
-  Comm& comm = comm_arg(c, handle);
-  if (comm.inter())
-    fail(PURE_ERR_COMM,
-         "%s is an intercommunicator: Pure runs %s on intracommunicators only "
-         "(of the "
-         "collectives, only the blocking forms other than alltoallw take "
-         "intercommunicators)",
-         comm.name().c_str(), c.name);
-  return comm;
-}
-
 void launch_arg(Call& c, const Launch& to) {
   if (!to.request) fail(PURE_ERR_REQUEST, "null request pointer");
   if (to.persistent) info_arg(c, to.info, true);

@@ -29,9 +29,7 @@ struct Launch {
   static Launch later(PURE_Info info, PURE_Request* request) { return {request, true, info}; }
 };
 
-// ---- the pieces, for builders elsewhere (the neighbourhood collectives) ----
-// An intracommunicator (schedules know one group's layout only).
-Comm& schedule_comm_arg(Call& c, PURE_Comm handle);
+// ---- the pieces, for builders elsewhere (neighbourhood and intercommunicator ones) ----
 // The request pointer and, for a persistent collective, its info.
 void launch_arg(Call& c, const Launch& to);
 // An empty schedule on `cm` for the calling function, with `tags` tags.

@@ -24,7 +24,7 @@ struct Neighbourhood {
 };
 
 Neighbourhood neighbourhood_arg(Call& c, PURE_Comm handle) {
-  Comm& cm = schedule_comm_arg(c, handle);
+  Comm& cm = intra_arg(c, handle);
   const ProcessTopology* t = cm.topology();
   if (!t) fail(PURE_ERR_TOPOLOGY, "%s has no process topology", cm.name().c_str());
   std::vector<int> in, out;
