@@ -66,6 +66,23 @@ inline void expect_clean_run(int n, const Body& body, pure::Config base = {}) {
   EXPECT_EQ(code, 0) << "the job of " << n << " ranks ended with exit code " << code;
 }
 
+// Completes a request a collective call made: waits for it, or, when it is
+// persistent, runs it twice (`reset` clears the outputs before each run, so
+// the checks that follow see what the second run wrote) and frees it.
+inline void complete_request(bool persistent, PURE_Request r, const std::function<void()>& reset) {
+  if (!persistent) {
+    EXPECT_PURE_OK(pure_wait(&r, PURE_STATUS_IGNORE));
+    return;
+  }
+  for (int run = 0; run < 2; ++run) {
+    reset();
+    EXPECT_PURE_OK(pure_start(&r));
+    EXPECT_PURE_OK(pure_wait(&r, PURE_STATUS_IGNORE));
+    EXPECT_NE(r, PURE_REQUEST_NULL);
+  }
+  EXPECT_PURE_OK(pure_request_free(&r));
+}
+
 // A job's exit code together with everything it printed on stderr.
 struct JobResult {
   int code;

@@ -22,19 +22,8 @@ std::size_t at(long long i) { return static_cast<std::size_t>(i); }
 
 enum class Form { nonblocking, persistent };
 
-// Completes a request of form `f`: a persistent one runs twice, `reset`
-// clearing the outputs before each run.
 void complete(Form f, PURE_Request r, const std::function<void()>& reset) {
-  if (f == Form::nonblocking) {
-    EXPECT_PURE_OK(pure_wait(&r, PURE_STATUS_IGNORE));
-    return;
-  }
-  for (int run = 0; run < 2; ++run) {
-    reset();
-    EXPECT_PURE_OK(pure_start(&r));
-    EXPECT_PURE_OK(pure_wait(&r, PURE_STATUS_IGNORE));
-  }
-  EXPECT_PURE_OK(pure_request_free(&r));
+  complete_request(f == Form::persistent, r, reset);
 }
 
 long long value(int world, int i) { return world * 100003LL + i; }

@@ -39,22 +39,10 @@ const char* name(Form f) {
 }
 bool persistent(Form f) { return f == Form::persistent || f == Form::persistent_c; }
 
-// Completes the request a call of form `f` made (none for the blocking
-// forms). A persistent request runs twice, `reset` clearing the outputs
-// before each run, so the checks that follow see what the second run wrote.
+// Completes the request a call of form `f` made (none for the blocking forms).
 void complete(Form f, PURE_Request r, const std::function<void()>& reset) {
   if (f == Form::blocking || f == Form::blocking_c) return;
-  if (!persistent(f)) {
-    EXPECT_PURE_OK(pure_wait(&r, PURE_STATUS_IGNORE));
-    return;
-  }
-  for (int run = 0; run < 2; ++run) {
-    reset();
-    EXPECT_PURE_OK(pure_start(&r));
-    EXPECT_PURE_OK(pure_wait(&r, PURE_STATUS_IGNORE));
-    EXPECT_NE(r, PURE_REQUEST_NULL);
-  }
-  EXPECT_PURE_OK(pure_request_free(&r));
+  complete_request(persistent(f), r, reset);
 }
 
 std::vector<PURE_Count> counts_c(const std::vector<int>& v) {

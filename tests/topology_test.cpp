@@ -281,28 +281,8 @@ TEST_P(Topologies, GraphWithRepeatedEdges) {
     EXPECT_PURE_OK(pure_graph_neighbors(graph, rank, 2, nbr));
     EXPECT_EQ(nbr[0], (rank + size - 1) % size);
     EXPECT_EQ(nbr[1], (rank + 1) % size);
-    // Alltoall: slot i gets, from neighbour q, q's block for this rank --
-    // with repeated edges, the k-th edge between two nodes pairs with the
-    // k-th edge back.
-    int out[2] = {rank * 10, rank * 10 + 1}, in[2] = {-1, -1};
-    EXPECT_PURE_OK(pure_neighbor_alltoall(out, 1, PURE_INT, in, 1, PURE_INT, graph));
-    for (int i = 0; i < 2; ++i) {
-      const int q = nbr[i];
-      int seen = 0;
-      for (int j = 0; j < i; ++j) seen += nbr[j] == q;
-      const int qn[2] = {(q + size - 1) % size, (q + 1) % size};
-      int slot = -1;
-      for (int j = 0; j < 2; ++j)
-        if (qn[j] == rank && seen-- == 0) {
-          slot = j;
-          break;
-        }
-      EXPECT_EQ(in[i], q * 10 + slot) << "slot " << i;
-    }
-    int all[2] = {-1, -1};
-    EXPECT_PURE_OK(pure_neighbor_allgather(&rank, 1, PURE_INT, all, 1, PURE_INT, graph));
-    EXPECT_EQ(all[0], nbr[0]);
-    EXPECT_EQ(all[1], nbr[1]);
+    // The neighbourhood collectives on this graph, in every form:
+    // neighbour_forms_test.cpp (NeighbourForms.GraphWithRepeatedEdges).
     int mapped = -2;
     EXPECT_PURE_OK(pure_graph_map(PURE_COMM_WORLD, size, index.data(), edges.data(), &mapped));
     EXPECT_EQ(mapped, rank);
