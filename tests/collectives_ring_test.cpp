@@ -5,6 +5,7 @@
 // read; every call checks its own data.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <thread>
@@ -172,6 +173,57 @@ TEST_P(Collectives, BackToBackSmallReducesInRankOrder) {
     }
     EXPECT_PURE_OK(pure_op_free(&comp));
     EXPECT_PURE_OK(pure_type_free(&affine));
+  }));
+}
+
+// A reduce of a predefined op on a predefined type goes from the flat API
+// straight into the ring (collectives/ring_reduce.h); the same data passed
+// with a derived type takes the general path. Members mixing the two in one
+// call meet in the same slots, and the root folds in rank order whichever
+// path it took: doubles whose sum depends on that order come out exactly.
+TEST_P(Collectives, SmallReduceMixesTheInlineAndGeneralPaths) {
+  EXPECT_EQ(0, run_ranks(GetParam(), [](int rank, int size) {
+    PURE_Datatype one_double;
+    EXPECT_PURE_OK(pure_type_contiguous(1, PURE_DOUBLE, &one_double));
+    EXPECT_PURE_OK(pure_type_commit(&one_double));
+    unsigned state = 29u + static_cast<unsigned>(rank);
+    auto value = [](int r, int k, int i) { return (r % 2 ? 1e16 : 1.0) * (r + 1) + k * 0.25 + i; };
+    for (int k = 0; k < 800; ++k) {
+      const int root = (k * 7 + k / 5) % size;
+      const int count = 1 + k % 6;  // 8 to 48 bytes: every size a slot holds
+      const bool derived = (rank + k) % 3 == 0;
+      const PURE_Datatype type = derived ? one_double : PURE_DOUBLE;
+      double in[6], out[6];
+      for (int i = 0; i < count; ++i) {
+        in[i] = value(rank, k, i);
+        out[i] = -1;
+      }
+      if (rank == root && k % 4 == 1) {
+        for (int i = 0; i < count; ++i) out[i] = in[i];
+        EXPECT_PURE_OK(pure_reduce(PURE_IN_PLACE, out, count, type, PURE_SUM, root, PURE_COMM_WORLD));
+      } else {
+        EXPECT_PURE_OK(pure_reduce(in, out, count, type, PURE_SUM, root, PURE_COMM_WORLD));
+      }
+      if (rank == root) {
+        for (int i = 0; i < count; ++i) {
+          double want = value(size - 1, k, i);
+          for (int r = size - 2; r >= 0; --r) want = value(r, k, i) + want;
+          ASSERT_EQ(out[i], want) << "call " << k << " item " << i;
+        }
+      } else {
+        for (int i = 0; i < count; ++i) ASSERT_EQ(out[i], -1) << "a non-root's output changed";
+      }
+      // MAX on ints through the inline path at every member, root moving.
+      int x = (rank * 37 + k) % (size + 3), m = -1;
+      EXPECT_PURE_OK(pure_reduce(&x, &m, 1, PURE_INT, PURE_MAX, (root + 1) % size, PURE_COMM_WORLD));
+      if (rank == (root + 1) % size) {
+        int want = 0;
+        for (int r = 0; r < size; ++r) want = std::max(want, (r * 37 + k) % (size + 3));
+        ASSERT_EQ(m, want) << k;
+      }
+      jitter(state);
+    }
+    EXPECT_PURE_OK(pure_type_free(&one_double));
   }));
 }
 

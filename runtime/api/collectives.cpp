@@ -15,6 +15,7 @@
 #include "composite/route.h"
 #include "collectives/collectives.h"
 #include "collectives/pair.h"
+#include "collectives/ring_reduce.h"
 
 using namespace pure;
 using namespace pure::api;
@@ -80,6 +81,11 @@ int reduce(const char* name, const void* sendbuf, void* recvbuf, long long count
     if (cm.inter())
       return inter_api::reduce(c, cm, name, sendbuf, recvbuf, int_count(count, "count"), datatype,
                                op, root);
+    // A predefined op and type whose data fits a ring slot: the ring
+    // straight from the arguments, with no Reduction built at the
+    // contributors. Anything else, every error included, takes the general path.
+    if (coll::small_reduce(c.rank.member(), cm, name, sendbuf, recvbuf, count, datatype, op, root))
+      return;
     ReductionArgs r = reduce_args(c, cm, sendbuf, recvbuf, count, datatype, op, root);
     Reduction check(r.op, *r.type.type, datatype, r.count);
     route::reduce(c.rank.member(), cm, reduce_args_of(name, r, check), root);

@@ -39,6 +39,7 @@
 
 #include "collectives/collectives.h"
 #include "collectives/pair.h"
+#include "collectives/ring_reduce.h"
 #include "collectives/round.h"
 #include "pure/run.hpp"
 
@@ -228,40 +229,38 @@ void flat_combining(Member& member, Comm& comm, const ReduceArgs& a, const Reduc
   red.deliver(result, a.recv);
 }
 
+}  // namespace
+
 // Reduce with a root, small enough for a ring slot (ring.h): the others copy
 // their input into their slot and leave; the root folds the slots in rank
-// order and then tells the others their slots are free again.
-void ring_reduce(Member& member, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
+// order and then tells the others their slots are free again. The
+// contributor's half is inline (ring_reduce.h), for the flat API's path
+// without a Reduction; these are the parts it calls.
+
+void ring_wait_space(Member& member, Comm& comm, const char* call, int root, std::uint64_t t) {
+  Dropbox& box = dropbox(comm);
+  RingCursor& cursor = box.cursor(comm.rank());
+  RingDone& done = box.reduce_done();
+  const std::uint64_t need = t - kRingDepth;
+  std::uint64_t seen = done.reduce_done.load(std::memory_order_acquire);
+  if (seen < need) {
+    // Count ourselves before the wait loop's re-check (ring.h).
+    done.waiters.fetch_add(1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    member.wait_until(
+        [&] { return (seen = done.reduce_done.load(std::memory_order_acquire)) >= need; },
+        collective_site(call, root, comm));
+    done.waiters.fetch_sub(1, std::memory_order_relaxed);
+  }
+  cursor.reduce_free = seen;
+}
+
+void ring_reduce_root(Member& member, Comm& comm, const char* call, const void* in, void* recv,
+                      const Reduction& red, std::uint64_t t) {
   Dropbox& box = dropbox(comm);
   const int me = comm.rank();
   const int n = comm.size();
-  Member& scratch = member;
-  RingCursor& cursor = box.cursor(me);
   RingDone& done = box.reduce_done();
-  const std::uint64_t t = ++cursor.reduces;
-  const void* in = red.input_view(a.send ? a.send : a.recv, scratch.input);
-  if (me != root) {
-    if (t > kRingDepth && cursor.reduce_free < t - kRingDepth) {
-      const std::uint64_t need = t - kRingDepth;
-      std::uint64_t seen = done.reduce_done.load(std::memory_order_acquire);
-      if (seen < need) {
-        // Count ourselves before the wait loop's re-check (ring.h).
-        done.waiters.fetch_add(1, std::memory_order_relaxed);
-        std::atomic_thread_fence(std::memory_order_seq_cst);
-        member.wait_until(
-            [&] { return (seen = done.reduce_done.load(std::memory_order_acquire)) >= need; },
-            collective_site(a.call, root, comm));
-        done.waiters.fetch_sub(1, std::memory_order_relaxed);
-      }
-      cursor.reduce_free = seen;
-    }
-    Line& slot = box.reduce_slot(me, t);
-    slot.check = static_cast<std::int64_t>(red.bytes());
-    red.copy(in, red.view_at(slot.payload.data), red.items());
-    slot.seq.store(t, std::memory_order_release);
-    dropbox(comm).wake(root);
-    return;
-  }
   constexpr int kOnStack = 64;
   const void* on_stack[kOnStack];
   std::vector<const void*> on_heap;
@@ -279,7 +278,7 @@ void ring_reduce(Member& member, Comm& comm, const ReduceArgs& a, const Reductio
     Line& slot = box.reduce_slot(k, t);
     if (slot.seq.load(std::memory_order_acquire) < t) {
       member.wait_until([&] { return slot.seq.load(std::memory_order_acquire) >= t; },
-                      collective_site(a.call, k, comm));
+                        collective_site(call, k, comm));
     }
     if (slot.check != static_cast<std::int64_t>(red.bytes()) && error.empty())
       error = mismatch("count", k, slot.check, me, static_cast<long long>(red.bytes()));
@@ -288,7 +287,7 @@ void ring_reduce(Member& member, Comm& comm, const ReduceArgs& a, const Reductio
     // for): their next slot is likely written already, so start fetching it.
     __builtin_prefetch(&box.reduce_slot(k, t + 1));
   }
-  void* acc = red.buffer(scratch.acc, red.items());
+  void* acc = red.buffer(member.acc, red.items());
   if (error.empty()) fold(red, ins, 0, n - 1, 0, red.items(), acc);
   // Published every kRingPublishBatch calls only (ring.h): contributors
   // that wait for it poll the line, and a store to it every call would
@@ -296,10 +295,22 @@ void ring_reduce(Member& member, Comm& comm, const ReduceArgs& a, const Reductio
   if (t % kRingPublishBatch == 0) {
     done.reduce_done.store(t, std::memory_order_release);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (done.waiters.load(std::memory_order_relaxed) != 0) dropbox(comm).wake_others(comm.rank());
+    if (done.waiters.load(std::memory_order_relaxed) != 0) box.wake_others(me);
   }
   if (!error.empty()) fail_disagreement(comm, PURE_ERR_COUNT, error);
-  red.deliver(acc, a.recv);
+  red.deliver(acc, recv);
+}
+
+namespace {
+
+void ring_reduce(Member& member, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
+  const void* in = red.input_view(a.send ? a.send : a.recv, member.input);
+  if (comm.rank() != root) {
+    ring_contribute(member, comm, a.call, root, static_cast<std::int64_t>(red.bytes()),
+                    [&](unsigned char* slot) { red.copy(in, red.view_at(slot), red.items()); });
+    return;
+  }
+  ring_reduce_root(member, comm, a.call, in, a.recv, red, ++dropbox(comm).cursor(root).reduces);
 }
 
 void partitioned(Member& member, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {
