@@ -23,7 +23,7 @@
 // symmetric fences stay. A rank polling another process would park every
 // 50 us, each park a barrier that interrupts every running rank: in
 // asymmetric mode it sleeps between polls without announcing instead
-// (base/waiter.cpp).
+// (Waiter::loop, base/waiter.h).
 #pragma once
 
 #include <atomic>
