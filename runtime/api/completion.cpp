@@ -162,8 +162,11 @@ void finish_all(Rank& rank, int count, PURE_Request requests[], PURE_Status stat
     throw Error(statuses ? PURE_ERR_IN_STATUS : first_error, why);
 }
 
-bool all_done(Endpoint& p2p, int count, PURE_Request requests[]) {
-  for (int i = 0; i < count; ++i)
+// Whether requests [*from, count) are all done; *from moves past those
+// found done, which stay done until finished, so that a wait asking again
+// each round scans each request once rather than the whole array each time.
+bool all_done(Endpoint& p2p, int count, PURE_Request requests[], int* from) {
+  for (int& i = *from; i < count; ++i)
     if (requests[i] != PURE_REQUEST_NULL && !p2p.test(req(requests[i]))) return false;
   return true;
 }
@@ -274,7 +277,8 @@ int pure_waitall(int count, PURE_Request requests[], PURE_Status statuses[]) {
     check_array(count, requests);
     c.errors = comm_of_first(count, requests);
     Endpoint& p2p = c.rank.p2p();
-    c.rank.wait_until([&] { return all_done(p2p, count, requests); },
+    int from = 0;
+    c.rank.wait_until([&] { return all_done(p2p, count, requests, &from); },
                       WaitSite{"pure_waitall", -1, -1});
     finish_all(c.rank, count, requests, statuses);
   });
@@ -286,7 +290,8 @@ int pure_testall(int count, PURE_Request requests[], int* flag, PURE_Status stat
     if (!flag) fail(PURE_ERR_ARG, "null flag pointer");
     c.errors = comm_of_first(count, requests);
     c.rank.progress(true);
-    *flag = all_done(c.rank.p2p(), count, requests);
+    int from = 0;
+    *flag = all_done(c.rank.p2p(), count, requests, &from);
     if (*flag) finish_all(c.rank, count, requests, statuses);
     else c.rank.poll_missed();
   });
