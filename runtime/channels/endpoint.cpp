@@ -24,15 +24,14 @@ void copy_out(void* out, const void* src, std::size_t count, const Datatype& typ
 
 }  // namespace
 
-Request* completed_send_request() {
-  static Request* const done = [] {
-    auto* r = new Request;
-    r->kind = Request::Kind::send;
-    r->state = Request::State::complete;
-    return r;
-  }();
-  return done;
-}
+namespace detail {
+Request* const completed_send = [] {
+  auto* r = new Request;
+  r->kind = Request::Kind::send;
+  r->state = Request::State::complete;
+  return r;
+}();
+}  // namespace detail
 
 // ------------------------------------------------------------ the endpoint
 
@@ -63,26 +62,15 @@ bool Endpoint::learn_inbound() {
   return true;
 }
 
-Request* Endpoint::new_request() {
-  if (!free_requests_) {
-    request_storage_.push_back(std::make_unique<Request>());
-    return request_storage_.back().get();
-  }
-  Request* r = free_requests_;
-  free_requests_ = r->next;
-  r->reset();
-  return r;
+Request* Endpoint::grow_requests() {
+  request_storage_.push_back(std::make_unique<Request>());
+  return request_storage_.back().get();
 }
 
-void Endpoint::free_request(Request* r) {
-  if (r == completed_send_request()) return;
-  r->type = TypeRef{};  // drop the datatype reference now, not at reuse
-  r->op.reset();        // and an operation's buffers
-  ++r->generation;      // its handles are stale from now on
+void Endpoint::park_cancelled(Request* r) {
   // Acquire pairs with discard()'s release store (rendezvous.cpp): the
   // receiver's last read of the descriptor happens-before we reuse it.
-  if (r->rendezvous && r->status.pure_cancelled &&
-      !r->rendezvous_desc.released.load(std::memory_order_acquire)) {
+  if (!r->rendezvous_desc.released.load(std::memory_order_acquire)) {
     // A cancelled announcement still in its receiver's queue: the
     // descriptor is ours until the receiver hands it back (progress
     // returns the request to the pool then).

@@ -119,8 +119,24 @@ class Endpoint {
   std::size_t unreturned_requests() const { return unreturned_.size(); }
 
   // ---- the request pool (requests live until the job ends) ----
-  Request* new_request();
-  void free_request(Request* r);
+  // Inline: every nonblocking call takes one and every completion returns it.
+  Request* new_request() {
+    Request* r = free_requests_;
+    if (!r) return grow_requests();
+    free_requests_ = r->next;
+    r->reset();
+    return r;
+  }
+  void free_request(Request* r) {
+    if (r == completed_send_request()) return;
+    r->type = TypeRef{};  // drop the datatype reference now, not at reuse
+    r->op.reset();        // and an operation's buffers
+    ++r->generation;      // its handles are stale from now on
+    if (r->rendezvous && r->status.pure_cancelled) return park_cancelled(r);
+    r->state = Request::State::free;
+    r->next = free_requests_;
+    free_requests_ = r;
+  }
 
   // ---- for the Remote ----
   Matcher& matcher() { return matcher_; }
@@ -224,6 +240,8 @@ class Endpoint {
   std::size_t queued_total_ = 0;
   std::vector<Request*> detached_;          // freed by the user while active
   std::vector<Request*> running_;           // operations that need progress
+  Request* grow_requests();         // new_request with the pool empty
+  void park_cancelled(Request* r);  // free_request of a cancelled rendezvous send
   std::vector<Request*> unreturned_;        // freed cancelled sends whose receiver still
                                             // holds the announcement (free_request)
 

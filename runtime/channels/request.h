@@ -199,7 +199,12 @@ class Request : public pure_request_s {
 
 // An eager isend that went straight into the queue is complete at once; it
 // is represented by this shared, never-written object instead of a fresh one.
-Request* completed_send_request();
+// Set during static initialisation (endpoint.cpp), before any rank runs:
+// read without the guard a function-local static would check on every send.
+namespace detail {
+extern Request* const completed_send;
+}
+inline Request* completed_send_request() { return detail::completed_send; }
 
 // ---- completing receives (every path: local, unexpected, from MPI) ----
 
