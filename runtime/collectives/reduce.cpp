@@ -256,10 +256,11 @@ void ring_wait_space(Member& member, Comm& comm, const char* call, int root, std
 }
 
 void ring_reduce_root(Member& member, Comm& comm, const char* call, const void* in, void* recv,
-                      const Reduction& red, std::uint64_t t) {
+                      const Reduction& red) {
   Dropbox& box = dropbox(comm);
   const int me = comm.rank();
   const int n = comm.size();
+  const std::uint64_t t = ++box.cursor(me).reduces;
   RingDone& done = box.reduce_done();
   constexpr int kOnStack = 64;
   const void* on_stack[kOnStack];
@@ -310,7 +311,7 @@ void ring_reduce(Member& member, Comm& comm, const ReduceArgs& a, const Reductio
                     [&](unsigned char* slot) { red.copy(in, red.view_at(slot), red.items()); });
     return;
   }
-  ring_reduce_root(member, comm, a.call, in, a.recv, red, ++dropbox(comm).cursor(root).reduces);
+  ring_reduce_root(member, comm, a.call, in, a.recv, red);
 }
 
 void partitioned(Member& member, Comm& comm, const ReduceArgs& a, const Reduction& red, int root) {

@@ -28,10 +28,10 @@ namespace pure::coll {
 // Out of line (reduce.cpp): a contributor of call `t` whose slot may still
 // be unread waits until the root published it is done with call t - kRingDepth.
 void ring_wait_space(Member& member, Comm& comm, const char* call, int root, std::uint64_t t);
-// The root's half of call `t`: waits for every slot, folds them with its
-// own input `in` (a view of red's items) and delivers the result to `recv`.
+// The root's half of its next call: waits for every slot, folds them with
+// its own input `in` (a view of red's items) and delivers the result to `recv`.
 void ring_reduce_root(Member& member, Comm& comm, const char* call, const void* in, void* recv,
-                      const Reduction& red, std::uint64_t t);
+                      const Reduction& red);
 
 // A contributor's half: `copy(slot)` writes its input into the slot's
 // payload; `check` is its byte count, which the root compares with its own.
@@ -85,8 +85,7 @@ template <class Copy>
   OpRef ref;
   ref.predefined = predefined_op(op);
   const Reduction red(ref, *Datatype::predefined(predefined_type_index(datatype)), datatype, items);
-  ring_reduce_root(member, comm, call, in_place ? recv : send, recv, red,
-                   ++dropbox(comm).cursor(root).reduces);
+  ring_reduce_root(member, comm, call, in_place ? recv : send, recv, red);
   return true;
 }
 
