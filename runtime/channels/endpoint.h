@@ -172,6 +172,10 @@ class Endpoint {
   }
   // Takes in the queues announced to us since we last looked; whether any.
   bool learn_inbound();
+  // The request pool's slow halves: new_request with the pool empty, and
+  // free_request of a cancelled rendezvous send.
+  Request* grow_requests();
+  void park_cancelled(Request* r);
 
   // ---- send side ----
   template <class Fill>
@@ -240,8 +244,6 @@ class Endpoint {
   std::size_t queued_total_ = 0;
   std::vector<Request*> detached_;          // freed by the user while active
   std::vector<Request*> running_;           // operations that need progress
-  Request* grow_requests();         // new_request with the pool empty
-  void park_cancelled(Request* r);  // free_request of a cancelled rendezvous send
   std::vector<Request*> unreturned_;        // freed cancelled sends whose receiver still
                                             // holds the announcement (free_request)
 
