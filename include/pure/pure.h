@@ -1306,6 +1306,7 @@ typedef int PURE_Win;
 #define PURE_ERR_RMA_CONFLICT 46
 #define PURE_ERR_RMA_SYNC 47
 #define PURE_ERR_SIZE 49
+#define PURE_ERR_UNSUPPORTED_OPERATION 52
 #define PURE_ERR_WIN 53
 #define PURE_ERR_RMA_RANGE 68
 #define PURE_ERR_RMA_ATTACH 69
@@ -1466,5 +1467,7 @@ int pure_win_sync(PURE_Win win);
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
+
+#include "pure/pgas.h"
 
 #endif /* PURE_PURE_H */

@@ -57,6 +57,8 @@ struct Config {
   int max_task_chunks = 128;         // PURE_MAX_TASK_CHUNKS: chunks per task (and the
                                      // cap on a count a task asks for itself)
   int helpers = 0;                   // PURE_HELPERS: extra threads that only steal chunks
+  std::size_t sym_heap = std::size_t{64} << 20;  // PURE_SYM_HEAP: bytes of each rank's part of
+                                     // the symmetric heap (K/M/G/T suffix allowed)
   bool stats = false;                // PURE_STATS = 0 | 1 | json:PATH: per-rank counters at
   std::string stats_path;            // exit, as a table on stderr, or as JSON in stats_path
   std::string trace_path;            // PURE_TRACE: write a timeline trace (Chrome JSON) here

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "api/call.h"
+#include "api/windows.h"
 #include "collectives/call_log.h"
 #include "composite/route.h"
 
@@ -102,12 +103,15 @@ int pure_finalize(void) {
                       WaitSite{"pure_finalize", -1, -1});
     if (std::size_t n = c.rank.p2p().pending_receives())
       fail(PURE_ERR_PENDING, "%zu receive(s) still pending at finalize", n);
+    finish_pgas(c);
     // Collective, as MPI implementations make it: no rank leaves finalize
     // before every rank of the job has entered it, so a rank that ends right
     // after (with any exit status) never cuts short another's work before
     // its finalize (job/process.cpp decides the job's status at the end).
     Comm& world = *c.rank.comm(PURE_COMM_WORLD);
     route::barrier(c.rank.member(), world, "pure_finalize");
+    // The symmetric heap goes (collective; no rank uses it after the barrier).
+    c.rank.onesided().free_heap("pure_finalize");
     // Every rank's last calls on the world are logged now: a mismatch that
     // passed unnoticed (a bcast root leaves at once; a barrier may meet
     // another collective's round) is reported rather than ending in silence.

@@ -29,6 +29,17 @@ onesided::Window& win_arg(Call& c, PURE_Win handle) {
   return **w;
 }
 
+std::unique_ptr<onesided::Window> new_window(Call& c, Comm& comm,
+                                             const onesided::CreateArgs& args) {
+  if (comm.spans_processes()) {
+    WindowNetMaker maker(c.rank.member(), comm);
+    return onesided::create(c.rank.onesided(), args, comm.context(), comm.group_ref(),
+                            comm.local().members(), &maker);
+  }
+  return onesided::create(c.rank.onesided(), args, comm.context(), comm.group_ref(),
+                          comm.members(), nullptr);
+}
+
 }  // namespace pure::api
 
 namespace {
@@ -75,15 +86,7 @@ Info hints_of(const Info& base, const Info* info) {
 
 // Creates this rank's window on `comm` and returns its handle.
 PURE_Win make_window(Call& c, Comm& comm, const onesided::CreateArgs& args) {
-  std::unique_ptr<onesided::Window> w;
-  if (comm.spans_processes()) {
-    WindowNetMaker maker(c.rank.member(), comm);
-    w = onesided::create(c.rank.onesided(), args, comm.context(), comm.group_ref(),
-                         comm.local().members(), &maker);
-  } else {
-    w = onesided::create(c.rank.onesided(), args, comm.context(), comm.group_ref(),
-                         comm.members(), nullptr);
-  }
+  std::unique_ptr<onesided::Window> w = new_window(c, comm, args);
   onesided::Window& window = *w;
   const PURE_Win handle = c.rank.handles().wins.add(std::move(w));
   window.set_handle(handle);

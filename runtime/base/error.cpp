@@ -86,6 +86,8 @@ const char* error_class_string(int code) {
     case PURE_ERR_RMA_ATTACH: return "PURE_ERR_RMA_ATTACH: memory cannot be attached or detached";
     case PURE_ERR_RMA_FLAVOR: return "PURE_ERR_RMA_FLAVOR: wrong window flavor for this call";
     case PURE_ERR_RMA_SHARED: return "PURE_ERR_RMA_SHARED: memory cannot be shared";
+    case PURE_ERR_UNSUPPORTED_OPERATION:
+      return "PURE_ERR_UNSUPPORTED_OPERATION: operation not supported";
     case PURE_ERR_INFO_KEY: return "PURE_ERR_INFO_KEY: invalid info key";
     case PURE_ERR_INFO_NOKEY: return "PURE_ERR_INFO_NOKEY: no such info key";
     case PURE_ERR_INFO_VALUE: return "PURE_ERR_INFO_VALUE: invalid info value";

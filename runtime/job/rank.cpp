@@ -44,6 +44,7 @@ Rank::Rank(Process& process, int index)
       onesided_(waiter_, process.onesided(), world_) {
   waiter_.set_work(this);
   process.peers().set_parker(index, &waiter_.parker());
+  process.onesided().enroll(index, &onesided_);
   if (Cluster* cluster = process.cluster()) {
     remote_ = std::make_unique<RemoteChannel>(endpoint_, *cluster);
     endpoint_.set_remote(remote_.get());
@@ -101,6 +102,9 @@ void Rank::set_environment(int argc, char** argv) {
 
 void Rank::progress(bool stuck) {
   endpoint_.progress(stuck);
+  // Active messages for this rank (and any-thread ones of the process) run
+  // whenever it waits (onesided/active_messages.h).
+  onesided_.run_messages();
   // A window spanning processes: operations from other processes may need
   // this process's MPI to act (MPI promises no progress of its own).
   if (stuck && remote_ && windows_span_processes()) Cluster::poke();

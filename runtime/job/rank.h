@@ -2,8 +2,8 @@
 // (base), point-to-point Endpoint (channels) and, across processes, its
 // RemoteChannel (net), its collective Member (collectives), its one-sided
 // Member (onesided), its handle tables, its buffered-send buffer -- and the
-// work its waits do (WaitWork: point-to-point progress and stealing task
-// chunks). The layers below see only the piece they need; none of them
+// work its waits do (WaitWork: point-to-point progress, active messages and
+// stealing task chunks). The layers below see only the piece they need; none of them
 // knows Rank.
 #pragma once
 

@@ -17,6 +17,8 @@ constexpr int kMaxRanks = 4096;
 constexpr long long kMaxTaskChunks = 1 << 24;
 constexpr long long kMaxHelpers = 1024;
 constexpr long long kMaxEagerLimit = 1 << 20;
+constexpr std::size_t kMinSymHeap = std::size_t{1} << 20;
+constexpr std::size_t kMaxSymHeap = std::size_t{1} << 40;
 constexpr long long kMaxReducePartition = 1LL << 30;
 constexpr long long kMaxTraceLimit = 1LL << 26;
 
@@ -42,7 +44,9 @@ bool parse_bytes(const char* text, long long* out) {
     default: break;
   }
   long long value = 0;
-  if (!parse_long(digits.c_str(), &value) || value < 0 || value > (1LL << 40)) return false;
+  // At most 2^50 bytes after scaling: no overflow, and beyond any setting.
+  if (!parse_long(digits.c_str(), &value) || value < 0 || value > (1LL << 50) / scale)
+    return false;
   *out = value * scale;
   return true;
 }
@@ -244,6 +248,19 @@ const std::vector<Setting>& table() {
        [](const Config& c) -> std::string {
          if (c.helpers >= 0 && c.helpers <= kMaxHelpers) return {};
          return range(std::to_string(c.helpers), "must be between 0 and 1024");
+       }},
+      {"PURE_SYM_HEAP", "1M to 1T bytes; K, M, G suffixes", "64M",
+       "bytes of each rank's part of the symmetric heap (pure_sym_malloc); address space is "
+       "reserved, pages are committed when touched",
+       [](const char* v, Config& c) -> std::string {
+         long long n = 0;
+         if (!parse_bytes(v, &n)) return "expected a byte count such as 67108864 or 64M";
+         c.sym_heap = static_cast<std::size_t>(n);
+         return {};
+       },
+       [](const Config& c) -> std::string {
+         if (c.sym_heap >= kMinSymHeap && c.sym_heap <= kMaxSymHeap) return {};
+         return range(std::to_string(c.sym_heap), "must be between 1M and 1T bytes");
        }},
       {"PURE_STATS", "0, 1, json:PATH", "0",
        "1: when the job ends, print the settings in effect (what auto chose included) and a "

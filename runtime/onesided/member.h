@@ -1,8 +1,10 @@
 // Member: one rank as the one-sided layer sees it -- how it waits, its world
-// rank, its counts of windows created per communicator -- and Shared, what
-// the one-sided state of one process has in common: the Peers (to wake a
-// rank) and the windows being created, where the members of a new window in
-// this process meet.
+// rank, its counts of windows created per communicator, its part of the
+// symmetric heap and its active-message Mailbox -- and Shared, what the
+// one-sided state of one process has in common: the Peers (to wake a rank),
+// the windows being created, where the members of a new window in this
+// process meet, every rank's Member (to reach its Mailbox), the queue of
+// any-thread active messages and the locks served here.
 #pragma once
 
 #include <cstdint>
@@ -16,13 +18,18 @@
 #include "base/peers.h"
 #include "base/waiter.h"
 #include "comm/group.h"
+#include "onesided/active_messages.h"
 #include "onesided/shared_window.h"
 
 namespace pure::onesided {
 
+class Member;
+class SymHeap;
+
 class Shared {
  public:
-  explicit Shared(const Peers& peers) : peers_(peers) {}
+  explicit Shared(const Peers& peers)
+      : peers_(peers), members_(static_cast<std::size_t>(peers.size()), nullptr) {}
   Shared(const Shared&) = delete;
   Shared& operator=(const Shared&) = delete;
 
@@ -36,6 +43,15 @@ class Shared {
   std::shared_ptr<SharedWindow> join(int context, std::uint64_t serial, const Group& group,
                                      const std::vector<int>& local_members);
 
+  // Every rank's Member, by local index: set by the job before any rank
+  // runs, read-only afterwards.
+  void enroll(int local, Member* member);
+  Member& member_of_world(int world) const {
+    return *members_[static_cast<std::size_t>(peers_.local_of(world))];
+  }
+  AmQueue& any_thread() { return any_; }
+  LockService& locks() { return locks_; }
+
  private:
   struct Pending {
     std::shared_ptr<SharedWindow> window;
@@ -44,13 +60,17 @@ class Shared {
   const Peers& peers_;
   std::mutex mutex_;  // held only to find or make an entry, never across a wait
   std::map<std::pair<int, std::uint64_t>, Pending> pending_;
+  std::vector<Member*> members_;
+  AmQueue any_;
+  LockService locks_;
 };
 
 class Member {
  public:
-  Member(Waiter& waiter, Shared& shared, int world) : waiter_(waiter), shared_(shared), world_(world) {}
+  Member(Waiter& waiter, Shared& shared, int world);
   Member(const Member&) = delete;
   Member& operator=(const Member&) = delete;
+  ~Member();
 
   Waiter& waiter() { return waiter_; }
   Shared& shared() { return shared_; }
@@ -60,11 +80,38 @@ class Member {
   // agree window by window.
   std::uint64_t next_window(int context) { return ++windows_[context]; }
 
+  // ---- the symmetric heap: null until the first pure_sym_malloc ----
+  SymHeap* heap() { return heap_.get(); }
+  void set_heap(std::unique_ptr<SymHeap> heap);
+  // Frees the heap (collective, at finalize; every rank has one or none).
+  void free_heap(const char* call);
+
+  // ---- active messages (active_messages.h) ----
+  Mailbox& mailbox() { return mailbox_; }
+  // Sends handler `handler` to world rank `target`, counted in `counted`'s
+  // pending (the requester's). PURE_ERR_UNSUPPORTED_OPERATION when the
+  // target lives in another process.
+  void send_message(int target, int handler, const void* payload, std::size_t bytes, bool reply,
+                    Member& counted, const char* call);
+  // Runs the messages waiting for this rank and the process's any-thread
+  // ones: called in every round of every wait (Rank::progress), so the
+  // empty case is two loads.
+  int run_messages() {
+    if (mailbox_.inbox().empty() && shared_.any_thread().empty()) return 0;
+    return run_waiting();
+  }
+
  private:
+  int run_waiting();
+  void run(AmMessage* m);
+  void run_internal(const pure_am_info_t& info, AmMessage& m);
+
   Waiter& waiter_;
   Shared& shared_;
   const int world_;
   IntMap<std::uint64_t> windows_;
+  std::unique_ptr<SymHeap> heap_;
+  Mailbox mailbox_;
 };
 
 }  // namespace pure::onesided

@@ -88,6 +88,14 @@ class Window {
   // Request-based calls (pure_rput, ...) only within a passive epoch.
   void require_passive(const char* call) const;
 
+  // ---- direct access (the symmetric heap, sym_heap.h) ----
+  // The memory of window rank `target` when it lives in this process, else
+  // nullptr.
+  char* local_base(int target) { return local(target) ? target_of(target).base : nullptr; }
+  // Wakes window rank `target` (in this process): after a store it may be
+  // waiting for.
+  void notify_member(int target) { target_of(target).parker->notify(); }
+
   // ---- synchronisation ----
   void fence(int assert, const char* call);
   void start(const std::vector<int>& targets, int assert, const char* call);
