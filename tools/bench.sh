@@ -69,7 +69,9 @@ suites:
   rma [--quick] [--rounds N]  one-sided latency (bench/rma.c: put, get and
                               fetch_and_op, each completed by a flush, under
                               lock_all): Pure in one process and across two,
-                              Open MPI (osc/ucx) and MPICH, two processes each
+                              Open MPI (osc/ucx) and MPICH, two processes each;
+                              and the PGAS calls (bench/pgas.c: put, get,
+                              fetch-add, active-message round trip)
   queue [--quick]             eager-queue micro-benchmarks against
                               boost::lockfree::spsc_queue
   floor [--quick]             the machine's floors under the targets: a cache
@@ -611,7 +613,8 @@ cmd_queue() {
 # One-sided latency (bench/rma.c): Pure with 2 rank threads, Pure with one
 # rank in each of 2 processes, Open MPI (osc/ucx, the component that runs
 # passive target here) and MPICH (its mpicc builds rma.c; left out, with a
-# note, where MPICH is not installed), alternating.
+# note, where MPICH is not installed), alternating; and Pure's PGAS calls
+# (bench/pgas.c) in the same two layouts.
 cmd_rma() {
   local rounds quick plot threshold
   suite_options rma 3 1 quick rounds plot -- "$@"
@@ -634,6 +637,13 @@ cmd_rma() {
     bench_run "$dir" "pure-procs.$r" impl=pure-procs "round=$r" -- \
       env "${ompi_env[@]}" "$pure_root/tools/purerun" -n 2 --ranks-per-proc 1 --bind core \
       "$build/bench/bench_rma_pure" "${args[@]}"
+    printf ', PGAS' >&2
+    bench_run "$dir" "pgas.$r" impl=pgas "round=$r" -- \
+      "$pure_root/tools/purerun" -n 2 --bind core "$build/bench/bench_pgas_pure" "${args[@]}"
+    printf ', PGAS across processes' >&2
+    bench_run "$dir" "pgas-procs.$r" impl=pgas-procs "round=$r" -- \
+      env "${ompi_env[@]}" "$pure_root/tools/purerun" -n 2 --ranks-per-proc 1 --bind core \
+      "$build/bench/bench_pgas_pure" "${args[@]}"
     printf ', Open MPI' >&2
     bench_run "$dir" "mpi.$r" impl=mpi "round=$r" -- \
       mpirun -np 2 --bind-to core "${ompi_args[@]}" --mca osc ucx "$build/bench/bench_rma_mpi" \

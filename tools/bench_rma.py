@@ -14,6 +14,10 @@ from bench_report import median, ratio, targets, verdict
 
 IMPLS = (("pure", "Pure, 1 process"), ("pure-procs", "Pure, 2 processes"),
          ("mpi", "Open MPI"), ("mpich", "MPICH"))
+# bench/pgas.c's runs, and which bench/rma.c operation each PGAS one is set
+# against.
+PGAS_IMPLS = (("pgas", "PGAS, 1 process"), ("pgas-procs", "PGAS, 2 processes"))
+PGAS_TWIN = {"put": "put", "get": "get", "fetch_add": "fetch_op"}
 # Which two implementations each target's scope compares: (Pure's, the other's).
 SCOPES = {"in process vs MPICH": ("pure", "mpich"),
           "across processes vs Open MPI": ("pure-procs", "mpi")}
@@ -39,7 +43,8 @@ def report(ctx, runs, out):
     by_run = latencies(runs)
     rounds = sorted({rnd for _, rnd in by_run})
     impls = [(impl, name) for impl, name in IMPLS if any(i == impl for i, _ in by_run)]
-    rows = sorted({key for table in by_run.values() for key in table},
+    rows = sorted({key for (impl, _), table in by_run.items() for key in table
+                   if impl in dict(IMPLS)},
                   key=lambda k: (k[1], ("put", "get", "fetch_op").index(k[0])))
     best = {(impl, key): min(t[key] for (i, _), t in by_run.items() if i == impl and key in t)
             for impl, _ in impls for key in rows
@@ -60,6 +65,7 @@ def report(ctx, runs, out):
         out("| %-9s | %7d |" + " %s |" * len(impls) + " %13s | %15s |", key[0], key[1], *cells,
             "%.2fx" % vs_mpich if vs_mpich else "-", "%.2fx" % vs_ompi if vs_ompi else "-")
     out()
+    pgas_table(by_run, rounds, best, out)
     for scope, (pure, other) in SCOPES.items():
         for t in targets("rma", scope):
             key = (t.measure, t.size)
@@ -72,3 +78,43 @@ def report(ctx, runs, out):
             out("Target: %s: %.2fx best against best, %.2fx the median within a round -> %s",
                 t.text, best_ratio, paired, verdict(t, ratio=best_ratio, paired=paired))
     return 0
+
+
+def pgas_table(by_run, rounds, best_rma, out):
+    """The PGAS calls' latencies (bench/pgas.c) beside the RMA operation that
+    does the same (MPICH's, between two processes; Open MPI's across
+    processes), and the active-message round trip beside Pure's send/recv
+    round trip."""
+    impls = [(impl, name) for impl, name in PGAS_IMPLS if any(i == impl for i, _ in by_run)]
+    if not impls:
+        return
+    order = ("put", "get", "fetch_add", "am_rtt", "sendrecv_rtt")
+    rows = sorted({key for (impl, _), table in by_run.items() if impl in dict(PGAS_IMPLS)
+                   for key in table}, key=lambda k: (order.index(k[0]), k[1]))
+    best = {(impl, key): min(t[key] for (i, _), t in by_run.items() if i == impl and key in t)
+            for impl, _ in impls for key in rows
+            if any(i == impl and key in t for (i, _), t in by_run.items())}
+    out("PGAS calls (bench/pgas.c): rank 0's put+quiet, get, fetch-add on rank 1's part of the")
+    out("symmetric heap, and an active-message round trip (request, handler, reply); us per")
+    out("operation, best of %d round(s). Ratios: the same operation's time over the PGAS one's",
+        len(rounds))
+    out("(MPICH's RMA for 1 process, Open MPI's for 2; Pure's 8 B send/recv round trip for am_rtt,")
+    out("where < 1 means the round trip is slower).\n")
+    out("| %-12s | %7s |" + " %17s |" * len(impls) + " %14s | %16s |", "operation", "bytes",
+        *[name for _, name in impls], "vs 1 process", "vs 2 processes")
+    for key in rows:
+        cells = ["%17.4f" % best[impl, key] if (impl, key) in best else "%17s" % "-"
+                 for impl, _ in impls]
+        ratios = []
+        for impl, other in (("pgas", "mpich"), ("pgas-procs", "mpi")):
+            if key[0] == "am_rtt":
+                theirs = best.get((impl, ("sendrecv_rtt", key[1])))
+            elif key[0] in PGAS_TWIN:
+                theirs = best_rma.get((other, (PGAS_TWIN[key[0]], key[1])))
+            else:
+                theirs = None
+            ours = best.get((impl, key))
+            ratios.append("%.2fx" % ratio(theirs, ours) if theirs and ours else "-")
+        out("| %-12s | %7d |" + " %s |" * len(impls) + " %14s | %16s |", key[0], key[1], *cells,
+            *ratios)
+    out()

@@ -63,7 +63,7 @@ mpich_build() {
   cmake -S . -B build-mpich -DPURE_MPI=mpich -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_APPS=OFF \
     -DPURE_BUILD_TRANSLATOR=OFF \
     -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-    cmake --build build-mpich -j2 --target multiproc_check multiproc_comms exit_codes rma_check
+    cmake --build build-mpich -j2 --target multiproc_check multiproc_comms exit_codes rma_check pgas_check
 }
 if step "MPICH build (build-mpich/)" mpich_build; then
   step "MPICH multi-process tests" \

@@ -50,9 +50,10 @@
  * names is served by one home PE with active messages, DiOMP-style: FIFO
  * among waiters, and whatever a holder wrote is visible to the next holder.
  *
- * Within one process only, so far: active messages and locks between
- * processes are refused (PURE_ERR_UNSUPPORTED_OPERATION) rather than
- * emulated. */
+ * Across processes every call works the same: puts, gets and atomics go
+ * through an MPI window underneath, active messages (and so locks) are MPI
+ * messages to the target's process, taken by whichever of its ranks waits
+ * or polls first. */
 #ifndef PURE_PGAS_H
 #define PURE_PGAS_H
 

@@ -43,6 +43,9 @@ onesided::SymHeap& make_heap(Call& c) {
   args.disp_unit = 1;
   args.call = c.name;
   std::unique_ptr<onesided::Window> window = new_window(c, *c.rank.comm(PURE_COMM_WORLD), args);
+  // Locks on the heap are served by active messages, also from other
+  // processes.
+  member.shared().activate_remote();
   // One passive epoch for the heap's whole life: every PGAS operation may
   // go to any PE at any time.
   window->lock_all(PURE_MODE_NOCHECK, c.name);
@@ -167,7 +170,7 @@ int lock_request(Call& c, const LockRef& lock, int kind) {
   if (box.in_handler)
     fail(PURE_ERR_OTHER, "called inside an active-message handler, which must not wait");
   box.lock_answer().store(-1, std::memory_order_relaxed);
-  me.send_message(lock.home, kind, &lock.offset, sizeof lock.offset, false, me, c.name);
+  me.send_message(lock.home, kind, &lock.offset, sizeof lock.offset, false);
   c.rank.wait_until([&] { return box.lock_answer().load(std::memory_order_acquire) >= 0; },
                     WaitSite{c.name, lock.home, -1});
   return box.lock_answer().load(std::memory_order_relaxed);
@@ -389,6 +392,8 @@ int pure_am_register(pure_am_handler_t handler, int flags, int* id) {
     if (flags & ~PURE_AM_ANY_THREAD)
       fail(PURE_ERR_ARG, "invalid flags %#x (PURE_AM_DEFAULT or PURE_AM_ANY_THREAD)", flags);
     const int got = c.rank.onesided().mailbox().add_handler(handler, flags);
+    // Messages from other processes may come for it from now on.
+    c.rank.onesided().shared().activate_remote();
     if (got < 0)
       fail(PURE_ERR_ARG, "more than PURE_AM_MAX_HANDLERS (%d) handlers", PURE_AM_MAX_HANDLERS);
     *id = got;
@@ -401,7 +406,7 @@ int pure_am_request(int pe, int id, const void* payload, size_t bytes) {
     handler_arg(c, id);
     payload_arg(payload, bytes);
     onesided::Member& me = c.rank.onesided();
-    me.send_message(pe, id, payload, bytes, false, me, "pure_am_request");
+    me.send_message(pe, id, payload, bytes, false);
   });
 }
 
@@ -412,10 +417,12 @@ int pure_am_reply(const pure_am_info_t* info, int id, const void* payload, size_
     if (info->is_reply) fail(PURE_ERR_ARG, "a reply cannot be replied to");
     handler_arg(c, id);
     payload_arg(payload, bytes);
-    onesided::Shared& shared = c.rank.onesided().shared();
-    onesided::Member& requester = shared.member_of_world(info->source);
-    shared.member_of_world(info->target)
-        .send_message(info->source, id, payload, bytes, true, requester, "pure_am_reply");
+    // Sent as the rank the handler ran for (an any-thread handler may run
+    // on another rank's thread).
+    c.rank.onesided()
+        .shared()
+        .member_of_world(info->target)
+        .send_message(info->source, id, payload, bytes, true);
   });
 }
 
@@ -468,8 +475,7 @@ void pure_clear_lock(pure_lock_t* lock) {
       fail(PURE_ERR_ARG, "lock %p is not held by this rank", static_cast<void*>(lock));
     // What the holder wrote is complete before the next holder gets the lock.
     heap_arg(c).quiet("pure_clear_lock");
-    me.send_message(ref.home, onesided::kLockRelease, &ref.offset, sizeof ref.offset, false, me,
-                    "pure_clear_lock");
+    me.send_message(ref.home, onesided::kLockRelease, &ref.offset, sizeof ref.offset, false);
   });
 }
 

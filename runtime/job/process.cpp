@@ -17,6 +17,7 @@
 #include "job/crash.h"
 #include "job/rank.h"
 #include "net/cluster.h"
+#include "net/am_net.h"
 #include "net/comm_net.h"
 
 namespace pure {
@@ -71,6 +72,8 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
     world_net_->create_world();
     service_net_ = CommNet::layout(world_group_->members(), map_, proc_);
     service_net_->create_world();
+    am_net_ = std::make_unique<AmNet>(onesided_, map_);
+    onesided_.set_remote(am_net_.get());
   }
   if (fibers_on_) fibers_ = std::make_unique<Fibers>(size_, Topology::get().cores());
   ranks_.reserve(static_cast<size_t>(size_));

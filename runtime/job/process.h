@@ -34,6 +34,7 @@ namespace pure {
 
 class Cluster;
 struct CommNet;
+class AmNet;
 class Rank;
 
 class Process {
@@ -119,6 +120,7 @@ class Process {
   QueueTable queues_;
   coll::Shared collectives_;
   onesided::Shared onesided_;
+  std::unique_ptr<AmNet> am_net_;  // across processes only; after onesided_, which refers to it
   std::unique_ptr<Fibers> fibers_;  // before ranks_: they refer to it
   std::atomic<int> abort_code_{0};  // before ranks_: their Waiters read it
   std::vector<std::unique_ptr<Rank>> ranks_;

@@ -110,7 +110,10 @@ void Rank::progress(bool stuck) {
   if (stuck && remote_ && windows_span_processes()) Cluster::poke();
 }
 
-bool Rank::remote_in_flight() { return endpoint_.remote_in_flight() || windows_span_processes(); }
+bool Rank::remote_in_flight() {
+  return endpoint_.remote_in_flight() || windows_span_processes() ||
+         onesided_.shared().remote_active();
+}
 
 bool Rank::steal() {
   sched::Scheduler& scheduler = process_.scheduler();

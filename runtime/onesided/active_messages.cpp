@@ -123,19 +123,45 @@ void Member::free_heap(const char* call) {
 }
 
 void Member::send_message(int target, int handler, const void* payload, std::size_t bytes,
-                          bool reply, Member& counted, const char* call) {
-  if (!shared_.peers().here(target))
-    fail(PURE_ERR_UNSUPPORTED_OPERATION,
-         "rank %d lives in another process: active messages (and the locks built on them) "
-         "reach only ranks of this process so far (%s)",
-         target, call);
-  Member& t = shared_.member_of_world(target);
-  const bool any = handler < 0 || (t.mailbox().handler(handler).flags & PURE_AM_ANY_THREAD);
+                          bool reply) {
+  const Peers& peers = shared_.peers();
   AmMessage* m = AmMessage::make(handler, world_, target, reply, payload, bytes);
-  // Counted before it can run: the handler's runner subtracts it.
-  counted.mailbox().pending().fetch_add(1, std::memory_order_relaxed);
-  (any ? shared_.any_thread() : t.mailbox().inbox()).push(m);
-  shared_.peers().parker_of_world(target).notify();
+  // Counted before it can run: its runner takes the count. A reply to
+  // another process is counted where it arrives (AmRemote).
+  const int counted = reply ? target : world_;
+  if (peers.here(counted))
+    shared_.member_of_world(counted).mailbox().pending().fetch_add(1, std::memory_order_relaxed);
+  if (!peers.here(target)) {
+    if (!shared_.remote()) {
+      AmMessage::destroy(m);
+      fail(PURE_ERR_INTERN, "rank %d is in another process, and this process has no MPI side",
+           target);
+    }
+    shared_.remote()->send(m);
+    return;
+  }
+  shared_.queue_for(target, handler).push(m);
+  peers.parker_of_world(target).notify();
+}
+
+AmQueue& Shared::queue_for(int target, int handler) {
+  Member& t = member_of_world(target);
+  const bool any = handler < 0 || (t.mailbox().handler(handler).flags & PURE_AM_ANY_THREAD);
+  return any ? any_ : t.mailbox().inbox();
+}
+
+void Shared::arrived(AmMessage* m) {
+  Mailbox& box = member_of_world(m->target).mailbox();
+  Parker& parker = peers_.parker_of_world(m->target);
+  if (m->handler == kAmDone) {
+    AmMessage::destroy(m);
+    box.pending().fetch_sub(1, std::memory_order_release);
+    parker.notify();
+    return;
+  }
+  if (m->reply) box.pending().fetch_add(1, std::memory_order_relaxed);
+  queue_for(m->target, m->handler).push(m);
+  parker.notify();
 }
 
 int Member::run_waiting() {
@@ -157,12 +183,13 @@ int Member::run_waiting() {
 
 void Member::run(AmMessage* m) {
   // The rank whose pending counts this message: the requester.
-  Member& counted = shared_.member_of_world(m->reply ? m->target : m->source);
+  const int counted = m->reply ? m->target : m->source;
+  const int target = m->target;
   pure_am_info_t info{m->source, m->target, m->handler, m->reply ? 1 : 0, m};
   mailbox_.in_handler = true;
   try {
     if (m->handler < 0) {
-      run_internal(info, *m);
+      run_internal(*m);
     } else {
       const Handler h = shared_.member_of_world(m->target).mailbox().handler(m->handler);
       if (!h.fn)
@@ -181,18 +208,22 @@ void Member::run(AmMessage* m) {
   AmMessage::destroy(m);
   // After the handler and any reply it sent were counted (release: its
   // effects are visible to the requester's quiet).
-  counted.mailbox().pending().fetch_sub(1, std::memory_order_release);
-  shared_.peers().parker_of_world(counted.world()).notify();
+  if (shared_.peers().here(counted)) {
+    shared_.member_of_world(counted).mailbox().pending().fetch_sub(1, std::memory_order_release);
+    shared_.peers().parker_of_world(counted).notify();
+  } else {
+    // Not counted itself: it takes the count at the requester's process.
+    shared_.remote()->send(AmMessage::make(kAmDone, target, counted, false, nullptr, 0));
+  }
 }
 
-void Member::run_internal(const pure_am_info_t& info, AmMessage& m) {
+void Member::run_internal(AmMessage& m) {
   LockService& locks = shared_.locks();
-  Member& requester = shared_.member_of_world(m.source);
   if (m.handler == kLockAnswer) {
     int answer = 0;
     std::memcpy(&answer, m.payload, sizeof answer);
-    Member& to = shared_.member_of_world(m.target);
-    to.mailbox().lock_answer().store(answer, std::memory_order_release);
+    shared_.member_of_world(m.target).mailbox().lock_answer().store(answer,
+                                                                    std::memory_order_release);
     return;
   }
   std::int64_t offset = 0;
@@ -210,18 +241,14 @@ void Member::run_internal(const pure_am_info_t& info, AmMessage& m) {
     case kLockRelease: {
       const int next = locks.release(home, offset, m.source);
       // The grant is the home's message to the next holder.
-      if (next >= 0)
-        home_member.send_message(next, kLockAnswer, &answer, sizeof answer, false, home_member,
-                                 "pure_clear_lock");
+      if (next >= 0) home_member.send_message(next, kLockAnswer, &answer, sizeof answer, false);
       return;
     }
     default:
       fail(PURE_ERR_INTERN, "unknown internal active message %d", m.handler);
   }
-  (void)info;
   // Granted (or refused, for a try): a reply to the requester.
-  home_member.send_message(m.source, kLockAnswer, &answer, sizeof answer, true, requester,
-                           "pure_set_lock");
+  home_member.send_message(m.source, kLockAnswer, &answer, sizeof answer, true);
 }
 
 }  // namespace pure::onesided

@@ -145,6 +145,33 @@ enum InternalHandler : int {
   kLockTry = -2,
   kLockRelease = -3,
   kLockAnswer = -4,  // payload: int answer (0 granted, 1 refused)
+  // Across processes: the message counted in `target`'s pending was
+  // handled (the runner cannot reach that count itself). Never run as a
+  // handler: taken as it arrives (Shared::arrived).
+  kAmDone = -5,
+};
+
+// The part of active messages that crosses processes: the net layer
+// implements it on MPI (net/am_net.h); a one-process job has none.
+//
+// Counting across processes (Mailbox::pending): a request to another
+// process is counted by its sender as any request; the rank that ran it
+// there sends kAmDone back instead of subtracting. A reply to another
+// process is counted where it arrives, before it is queued. Its handler
+// sent the reply before the kAmDone of its request, from the same thread,
+// and arrivals are taken one at a time in MPI's order (non-overtaking
+// between two processes on one communicator and tag): the reply is
+// counted before the request's count goes, so pure_am_quiet never sees
+// zero while a reply is on its way.
+class AmRemote {
+ public:
+  virtual ~AmRemote() = default;
+  // Sends `m` to the process of its target; owns it from now on.
+  virtual void send(AmMessage* m) = 0;
+  // Takes what arrived for this process's ranks, in order, handing each to
+  // the Shared's arrived(); completes finished sends. Another thread
+  // polling already: returns at once.
+  virtual void poll() = 0;
 };
 
 }  // namespace pure::onesided

@@ -7,6 +7,7 @@
 // any-thread active messages and the locks served here.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -52,6 +53,28 @@ class Shared {
   AmQueue& any_thread() { return any_; }
   LockService& locks() { return locks_; }
 
+  // Active messages between processes: the net layer's side, set by the
+  // job before any rank runs (null in a one-process job).
+  void set_remote(AmRemote* remote) { remote_ = remote; }
+  bool has_remote() const { return remote_ != nullptr; }
+  // Ranks poll for messages from other processes once this process may get
+  // any: from its first handler registration or symmetric heap on.
+  void activate_remote() {
+    if (remote_) remote_active_.store(true, std::memory_order_relaxed);
+  }
+  AmRemote* active_remote() const {
+    return remote_active_.load(std::memory_order_relaxed) ? remote_ : nullptr;
+  }
+  bool remote_active() const { return active_remote() != nullptr; }
+  AmRemote* remote() const { return remote_; }
+  // Where a message for local rank `target` waits: the process's
+  // any-thread queue (internal handlers, and those registered so), else
+  // the target's inbox.
+  AmQueue& queue_for(int target, int handler);
+  // A message from another process for a rank here: counted (a reply) and
+  // queued for it, or, for kAmDone, its count taken.
+  void arrived(AmMessage* m);
+
  private:
   struct Pending {
     std::shared_ptr<SharedWindow> window;
@@ -63,6 +86,8 @@ class Shared {
   std::vector<Member*> members_;
   AmQueue any_;
   LockService locks_;
+  AmRemote* remote_ = nullptr;
+  std::atomic<bool> remote_active_{false};
 };
 
 class Member {
@@ -88,15 +113,15 @@ class Member {
 
   // ---- active messages (active_messages.h) ----
   Mailbox& mailbox() { return mailbox_; }
-  // Sends handler `handler` to world rank `target`, counted in `counted`'s
-  // pending (the requester's). PURE_ERR_UNSUPPORTED_OPERATION when the
-  // target lives in another process.
-  void send_message(int target, int handler, const void* payload, std::size_t bytes, bool reply,
-                    Member& counted, const char* call);
+  // Sends handler `handler` to world rank `target` from this rank, counted
+  // in the requester's pending: this rank's for a request, the target's
+  // for a reply.
+  void send_message(int target, int handler, const void* payload, std::size_t bytes, bool reply);
   // Runs the messages waiting for this rank and the process's any-thread
-  // ones: called in every round of every wait (Rank::progress), so the
-  // empty case is two loads.
+  // ones, after taking those from other processes: called in every round
+  // of every wait (Rank::progress), so the empty case is a few loads.
   int run_messages() {
+    if (AmRemote* remote = shared_.active_remote()) remote->poll();
     if (mailbox_.inbox().empty() && shared_.any_thread().empty()) return 0;
     return run_waiting();
   }
@@ -104,7 +129,7 @@ class Member {
  private:
   int run_waiting();
   void run(AmMessage* m);
-  void run_internal(const pure_am_info_t& info, AmMessage& m);
+  void run_internal(AmMessage& m);
 
   Waiter& waiter_;
   Shared& shared_;
