@@ -71,7 +71,8 @@ suites:
                               lock_all): Pure in one process and across two,
                               Open MPI (osc/ucx) and MPICH, two processes each;
                               and the PGAS calls (bench/pgas.c: put, get,
-                              fetch-add, active-message round trip)
+                              fetch-add, active-message round trip); and the
+                              PGAS example apps/hist against its MPI twin
   queue [--quick]             eager-queue micro-benchmarks against
                               boost::lockfree::spsc_queue
   floor [--quick]             the machine's floors under the targets: a cache
@@ -618,8 +619,8 @@ cmd_queue() {
 cmd_rma() {
   local rounds quick plot threshold
   suite_options rma 3 1 quick rounds plot -- "$@"
-  local args=() dir r mpich=$build/bench/bench_rma_mpich
-  [ -z "$quick" ] || args=(--quick)
+  local args=() dir r mpich=$build/bench/bench_rma_mpich hist_input="--keys 4000000 --bins 65536"
+  [ -z "$quick" ] || { args=(--quick); hist_input="--keys 1000000 --bins 65536"; }
   build_release
   if command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null; then
     mpicc.mpich -O2 -o "$mpich" "$pure_root/bench/rma.c" || die "building rma.c with MPICH failed"
@@ -653,9 +654,41 @@ cmd_rma() {
       bench_run "$dir" "mpich.$r" impl=mpich "round=$r" -- \
         mpiexec.mpich -n 2 -bind-to core "$mpich" "${args[@]}"
     fi
+    # The PGAS example and its MPI one-sided twin (apps/hist), each version
+    # in turn going first, at 2 ranks and at 8 on the 2 cores.
+    local n k versions=(mpi pure pgas-atomics pgas-am)
+    for n in 2 8; do
+      printf ', hist@%d' "$n" >&2
+      for ((k = 0; k < 4; ++k)); do
+        hist_run "$dir" "${versions[(r + k) % 4]}" "$n" "$r" $hist_input
+      done
+    done
     printf '\n' >&2
   done
   show_report "$dir" "${plot[@]}"
+}
+
+# hist_run DIR VERSION RANKS ROUND ARGS...: one run of apps/hist's VERSION
+# (mpi: hist.c under Open MPI; pure: the same source ported; pgas-atomics,
+# pgas-am: hist_pgas.c's two modes), launched as coll_launch says.
+hist_run() {
+  local dir=$1 version=$2 n=$3 r=$4 pure_opts mpi_opts
+  shift 4
+  coll_launch "$n"
+  local notes=("app=hist" "ranks=$n" "impl=hist-$version" "round=$r")
+  case $version in
+    mpi)
+      bench_run "$dir" "hist.$n.$version.$r" "${notes[@]}" -- \
+        mpirun "${mpi_opts[@]}" "${ompi_args[@]}" "$apps_dir/hist/hist_mpi" "$@" ;;
+    pure)
+      bench_run "$dir" "hist.$n.$version.$r" "${notes[@]}" -- \
+        "$pure_root/tools/purerun" "${pure_opts[@]}" "$apps_dir/hist/hist_pure" "$@" ;;
+    pgas-*)
+      bench_run "$dir" "hist.$n.$version.$r" "${notes[@]}" -- \
+        "$pure_root/tools/purerun" "${pure_opts[@]}" "$apps_dir/hist/hist_pgas" "$@" \
+        --mode "${version#pgas-}" ;;
+    *) die "hist_run: unknown version '$version'" ;;
+  esac
 }
 
 # ----------------------------------------------------------------- main

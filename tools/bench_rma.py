@@ -10,6 +10,8 @@ implementation's best time over the rounds; the ratios compare best with
 best (> 1: Pure is faster), and the targets also take the median over rounds
 of the ratio within a round, since the VM's phases move every figure.
 """
+import re
+
 from bench_report import median, ratio, targets, verdict
 
 IMPLS = (("pure", "Pure, 1 process"), ("pure-procs", "Pure, 2 processes"),
@@ -18,6 +20,11 @@ IMPLS = (("pure", "Pure, 1 process"), ("pure-procs", "Pure, 2 processes"),
 # against.
 PGAS_IMPLS = (("pgas", "PGAS, 1 process"), ("pgas-procs", "PGAS, 2 processes"))
 PGAS_TWIN = {"put": "put", "get": "get", "fetch_add": "fetch_op"}
+# apps/hist's versions (impl hist-VERSION) and its result line.
+HIST_VERSIONS = (("mpi", "Open MPI (hist.c)"), ("pure", "Pure (hist.c ported)"),
+                 ("pgas-atomics", "PGAS atomics"), ("pgas-am", "PGAS active msgs"))
+HIST_LINE = re.compile(r"^hist: version \S+ ranks (\d+) .* checksum (\S+) largest (\d+) "
+                       r"verified (\S+) time (\S+)$", re.M)
 # Which two implementations each target's scope compares: (Pure's, the other's).
 SCOPES = {"in process vs MPICH": ("pure", "mpich"),
           "across processes vs Open MPI": ("pure-procs", "mpi")}
@@ -66,6 +73,8 @@ def report(ctx, runs, out):
             "%.2fx" % vs_mpich if vs_mpich else "-", "%.2fx" % vs_ompi if vs_ompi else "-")
     out()
     pgas_table(by_run, rounds, best, out)
+    if not hist_table(ctx, runs, out):
+        return 1
     for scope, (pure, other) in SCOPES.items():
         for t in targets("rma", scope):
             key = (t.measure, t.size)
@@ -118,3 +127,39 @@ def pgas_table(by_run, rounds, best_rma, out):
         out("| %-12s | %7d |" + " %s |" * len(impls) + " %14s | %16s |", key[0], key[1], *cells,
             *ratios)
     out()
+
+
+def hist_table(ctx, runs, out):
+    """apps/hist's versions (the PGAS example and its MPI one-sided twin):
+    the best time of each at each rank count, Open MPI's over it, and
+    whether all computed the same histogram. False when they did not."""
+    results = {}  # (ranks, version) -> [time]
+    sums = set()
+    for run in runs:
+        if not run.impl.startswith("hist-"):
+            continue
+        m = HIST_LINE.search(run.text(ctx.directory))
+        if not m or m.group(4) != "yes":
+            out("hist: %s printed no verified result line", run.run)
+            return False
+        sums.add((m.group(2), m.group(3)))
+        results.setdefault((int(m.group(1)), run.impl[len("hist-"):]), []).append(float(m.group(5)))
+    if not results:
+        return True
+    if len(sums) != 1:
+        out("hist: the versions computed different histograms: %s", sorted(sums))
+        return False
+    out("The PGAS example (apps/hist, README there): a histogram of random keys over bins dealt")
+    out("out to the ranks; seconds, the best of %d round(s); in brackets Open MPI's time over", ctx.rounds)
+    out("the version's (> 1: faster). Every version computed the same histogram.\n")
+    names = [(v, name) for v, name in HIST_VERSIONS if any(k[1] == v for k in results)]
+    out("| %-5s |" + " %24s |" * len(names), "ranks", *[name for _, name in names])
+    for n in sorted({k[0] for k in results}):
+        cells = []
+        for v, _ in names:
+            t = min(results.get((n, v), [0])) or 0
+            mpi = min(results.get((n, "mpi"), [0])) or 0
+            cells.append("%13.4f (%5.2fx)" % (t, ratio(mpi, t)) if t else "-")
+        out("| %5d |" + " %24s |" * len(names), n, *cells)
+    out()
+    return True

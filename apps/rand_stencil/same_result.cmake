@@ -1,9 +1,10 @@
-# Runs several rand_stencil commands and checks that their result lines
+# Runs several commands of an app and checks that their result lines
 # agree: every command must exit 0 and print a line
 #   rand_stencil: checksum C mean M work W time T ...
+# (LINE names its start: rand_stencil unless given; apps/hist uses it too)
 # whose named fields are identical across all commands.
 #
-#   cmake "-DFIELDS=checksum@@work" [-DEXPECT_work=N] -P same_result.cmake \
+#   cmake "-DFIELDS=checksum@@work" [-DEXPECT_work=N] [-DLINE=hist] -P same_result.cmake \
 #         -- cmd1 args... --- cmd2 args... [--- ...]
 #
 # FIELDS are separated by @@ (';' does not survive add_test); EXPECT_<field>,
@@ -37,6 +38,9 @@ if(count LESS 1 OR NOT FIELDS)
   message(FATAL_ERROR "same_result.cmake: give -DFIELDS and commands after --, separated by ---")
 endif()
 string(REPLACE "@@" ";" fields "${FIELDS}")
+if(NOT LINE)
+  set(LINE rand_stencil)
+endif()
 
 foreach(n IN LISTS commands)
   string(REPLACE ";" " " shown "${command_${n}}")
@@ -46,8 +50,8 @@ foreach(n IN LISTS commands)
   if(NOT code STREQUAL "0")
     message(FATAL_ERROR "exit status '${code}', expected 0")
   endif()
-  if(NOT out MATCHES "rand_stencil: ([^\n]*)")
-    message(FATAL_ERROR "no 'rand_stencil:' result line")
+  if(NOT out MATCHES "${LINE}: ([^\n]*)")
+    message(FATAL_ERROR "no '${LINE}:' result line")
   endif()
   set(line " ${CMAKE_MATCH_1} ")
   foreach(field IN LISTS fields)

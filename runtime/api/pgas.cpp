@@ -35,10 +35,8 @@ onesided::SymHeap& make_heap(Call& c) {
   onesided::Member& member = c.rank.onesided();
   if (onesided::SymHeap* heap = member.heap()) return *heap;
   const std::size_t bytes = c.rank.process().config().sym_heap;
-  char* base = onesided::SymHeap::reserve(bytes, c.name);
   onesided::CreateArgs args;
-  args.flavor = onesided::Flavor::create;
-  args.base = base;
+  args.flavor = onesided::Flavor::allocate;
   args.size = static_cast<PURE_Aint>(bytes);
   args.disp_unit = 1;
   args.call = c.name;
@@ -50,7 +48,7 @@ onesided::SymHeap& make_heap(Call& c) {
   // go to any PE at any time.
   window->lock_all(PURE_MODE_NOCHECK, c.name);
   member.set_heap(
-      std::make_unique<onesided::SymHeap>(std::move(window), base, bytes, *c.rank.type(PURE_BYTE),
+      std::make_unique<onesided::SymHeap>(std::move(window), bytes, *c.rank.type(PURE_BYTE),
                                           *c.rank.type(PURE_INT32_T), *c.rank.type(PURE_INT64_T)));
   return *member.heap();
 }

@@ -1,7 +1,5 @@
 #include "onesided/sym_heap.h"
 
-#include <sys/mman.h>
-
 #include <atomic>
 #include <cstring>
 #include <iterator>
@@ -57,22 +55,10 @@ bool SymAllocator::release(std::int64_t offset) {
 
 // ---- SymHeap ----
 
-char* SymHeap::reserve(std::size_t bytes, const char* call) {
-  (void)call;
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED)
-    fail(PURE_ERR_NO_MEM,
-         "cannot reserve %zu bytes for this rank's part of the symmetric heap "
-         "(PURE_SYM_HEAP)",
-         bytes);
-  return static_cast<char*>(p);
-}
-
-SymHeap::SymHeap(std::unique_ptr<Window> window, char* base, std::size_t bytes,
-                 const Datatype& byte, const Datatype& int32, const Datatype& int64)
+SymHeap::SymHeap(std::unique_ptr<Window> window, std::size_t bytes, const Datatype& byte,
+                 const Datatype& int32, const Datatype& int64)
     : window_(std::move(window)),
-      base_(base),
+      base_(static_cast<char*>(window_->base_attr())),
       size_(bytes),
       parts_(static_cast<std::size_t>(window_->size()), nullptr),
       allocator_(bytes),
@@ -84,7 +70,7 @@ SymHeap::SymHeap(std::unique_ptr<Window> window, char* base, std::size_t bytes,
     parts_[static_cast<std::size_t>(pe)] = window_->local_base(pe);
 }
 
-SymHeap::~SymHeap() { munmap(base_, size_); }
+SymHeap::~SymHeap() = default;
 
 std::int64_t SymHeap::offset_of(const void* p, std::size_t bytes, const char* what,
                                 const char* call) const {

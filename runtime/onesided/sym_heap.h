@@ -1,7 +1,8 @@
 // The symmetric heap of the PGAS API (pure/pgas.h): every rank's part is
-// one reserved block of the same size, exposed as one window over the
+// one block of the same size, the memory of one allocate window over the
 // world (each rank's window rank is its world rank, displacements in
-// bytes) held in a lock_all epoch from creation to finalize. An object is
+// bytes; across processes an MPI_Win_allocate, which MPI can place in
+// shared memory) held in a lock_all epoch from creation to finalize. An object is
 // named by its offset in the block, the same at every rank: SymAllocator
 // hands out the same offsets everywhere because every rank runs it on the
 // same sequence of collective calls.
@@ -47,14 +48,11 @@ enum class AtomicOp { fetch, set, add, swap, compare_swap, band, bor, bxor };
 
 class SymHeap {
  public:
-  // Reserves `bytes` of address space for this rank's part (pages are
-  // committed when touched); throws PURE_ERR_NO_MEM.
-  static char* reserve(std::size_t bytes, const char* call);
-
-  // `window`: the heap's window over the reserved `base` (owned from now
-  // on), created on the world; `int32`, `int64`, `byte`: the predefined
-  // types (for the MPI side).
-  SymHeap(std::unique_ptr<Window> window, char* base, std::size_t bytes, const Datatype& byte,
+  // `window`: the heap's window, an allocate window of `bytes` per rank
+  // created on the world (its memory is the heap; it goes with the
+  // window); `int32`, `int64`, `byte`: the predefined types (for the MPI
+  // side).
+  SymHeap(std::unique_ptr<Window> window, std::size_t bytes, const Datatype& byte,
           const Datatype& int32, const Datatype& int64);
   SymHeap(const SymHeap&) = delete;
   SymHeap& operator=(const SymHeap&) = delete;
