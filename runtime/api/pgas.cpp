@@ -259,7 +259,7 @@ void pure_getmem_nbi(void* dest, const void* source, size_t bytes, int pe) {
 void pure_iputmem(void* dest, const void* source, ptrdiff_t dest_stride, ptrdiff_t source_stride,
                   size_t elem_size, size_t nelems, int pe) {
   call("pure_iputmem", [&](Call& c) {
-    heap_arg(c).put_strided(dest, source, dest_stride, source_stride, elem_size, nelems,
+    heap_arg(c).strided(true, dest, source, dest_stride, source_stride, elem_size, nelems,
                             pe_arg(c, pe), "pure_iputmem");
   });
 }
@@ -267,7 +267,7 @@ void pure_iputmem(void* dest, const void* source, ptrdiff_t dest_stride, ptrdiff
 void pure_igetmem(void* dest, const void* source, ptrdiff_t dest_stride, ptrdiff_t source_stride,
                   size_t elem_size, size_t nelems, int pe) {
   call("pure_igetmem", [&](Call& c) {
-    heap_arg(c).get_strided(dest, source, dest_stride, source_stride, elem_size, nelems,
+    heap_arg(c).strided(false, dest, source, dest_stride, source_stride, elem_size, nelems,
                             pe_arg(c, pe), "pure_igetmem");
   });
 }

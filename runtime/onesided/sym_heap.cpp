@@ -151,37 +151,29 @@ void SymHeap::get(void* dest, const void* source, std::size_t bytes, int pe, boo
   if (!nbi) window_->flush(pe, false, call);
 }
 
-void SymHeap::put_strided(void* dest, const void* source, std::ptrdiff_t dest_stride,
-                          std::ptrdiff_t source_stride, std::size_t elem, std::size_t n, int pe,
-                          const char* call) {
+void SymHeap::strided(bool is_put, void* dest, const void* source, std::ptrdiff_t dest_stride,
+                      std::ptrdiff_t source_stride, std::size_t elem, std::size_t n, int pe,
+                      const char* call) {
   if (n == 0 || elem == 0) return;
   auto* d = static_cast<char*>(dest);
   const auto* s = static_cast<const char*>(source);
   const std::ptrdiff_t ds = dest_stride * static_cast<std::ptrdiff_t>(elem);
   const std::ptrdiff_t ss = source_stride * static_cast<std::ptrdiff_t>(elem);
-  // Both ends of the destination's span lie in the heap.
-  offset_of(d, elem, "destination", call);
-  offset_of(d + ds * static_cast<std::ptrdiff_t>(n - 1), elem, "destination's last element", call);
-  for (std::size_t i = 0; i < n; ++i)
-    put(d + ds * static_cast<std::ptrdiff_t>(i), s + ss * static_cast<std::ptrdiff_t>(i), elem, pe,
-        true, call);
-  if (!part_of(pe)) window_->flush(pe, true, call);
-}
-
-void SymHeap::get_strided(void* dest, const void* source, std::ptrdiff_t dest_stride,
-                          std::ptrdiff_t source_stride, std::size_t elem, std::size_t n, int pe,
-                          const char* call) {
-  if (n == 0 || elem == 0) return;
-  auto* d = static_cast<char*>(dest);
-  const auto* s = static_cast<const char*>(source);
-  const std::ptrdiff_t ds = dest_stride * static_cast<std::ptrdiff_t>(elem);
-  const std::ptrdiff_t ss = source_stride * static_cast<std::ptrdiff_t>(elem);
-  offset_of(s, elem, "source", call);
-  offset_of(s + ss * static_cast<std::ptrdiff_t>(n - 1), elem, "source's last element", call);
-  for (std::size_t i = 0; i < n; ++i)
-    get(d + ds * static_cast<std::ptrdiff_t>(i), s + ss * static_cast<std::ptrdiff_t>(i), elem, pe,
-        true, call);
-  if (!part_of(pe)) window_->flush(pe, false, call);
+  // Both ends of the symmetric side's span lie in the heap.
+  const char* sym = is_put ? d : s;
+  const std::ptrdiff_t last = (is_put ? ds : ss) * static_cast<std::ptrdiff_t>(n - 1);
+  offset_of(sym, elem, is_put ? "destination" : "source", call);
+  offset_of(sym + last, elem, is_put ? "destination's last element" : "source's last element",
+            call);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(i);
+    if (is_put)
+      put(d + ds * at, s + ss * at, elem, pe, true, call);
+    else
+      get(d + ds * at, s + ss * at, elem, pe, true, call);
+  }
+  // Blocking, as a put (the source may be reused) or a get (the data is here).
+  if (!part_of(pe)) window_->flush(pe, is_put, call);
 }
 
 template <class T>

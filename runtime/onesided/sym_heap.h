@@ -77,13 +77,12 @@ class SymHeap {
   // ---- data movement; `pe` checked by the caller; `nbi`: completed by quiet ----
   void put(void* dest, const void* source, std::size_t bytes, int pe, bool nbi, const char* call);
   void get(void* dest, const void* source, std::size_t bytes, int pe, bool nbi, const char* call);
-  // Strides in elements (shmem_iput's convention).
-  void put_strided(void* dest, const void* source, std::ptrdiff_t dest_stride,
-                   std::ptrdiff_t source_stride, std::size_t elem, std::size_t n, int pe,
-                   const char* call);
-  void get_strided(void* dest, const void* source, std::ptrdiff_t dest_stride,
-                   std::ptrdiff_t source_stride, std::size_t elem, std::size_t n, int pe,
-                   const char* call);
+  // Strided put (`is_put`) or get: `n` elements of `elem` bytes, strides in
+  // elements (shmem_iput's convention); the symmetric side is dest for a
+  // put, source for a get.
+  void strided(bool is_put, void* dest, const void* source, std::ptrdiff_t dest_stride,
+               std::ptrdiff_t source_stride, std::size_t elem, std::size_t n, int pe,
+               const char* call);
   // The old value (compare_swap: stores `value` where it equals `compare`).
   template <class T>
   T atomic(AtomicOp op, T* dest, T value, T compare, int pe, const char* call);
