@@ -28,7 +28,8 @@ static int hist_parse(int argc, char** argv, struct hist_options* o) {
   o->seed = 1;
   o->batch = 256;
   o->mode = "atomics";
-  for (int i = 1; i < argc; ++i) {
+  /* Options come in pairs: a name and its value. */
+  for (int i = 1; i < argc; i += 2) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!v) goto bad;
@@ -46,7 +47,6 @@ static int hist_parse(int argc, char** argv, struct hist_options* o) {
       o->mode = v;
     else
       goto bad;
-    ++i;
   }
   if (o->keys < 1 || o->bins < 1 || o->skew < 1.0 || o->batch < 1 ||
       (strcmp(o->mode, "atomics") != 0 && strcmp(o->mode, "am") != 0))
@@ -54,7 +54,7 @@ static int hist_parse(int argc, char** argv, struct hist_options* o) {
   return 1;
 bad:
   fprintf(stderr,
-          "usage: %s [--keys N per rank] [--bins N] [--skew S >= 1] [--seed N] "
+          "usage: %s [--keys N in all] [--bins N] [--skew S >= 1] [--seed N] "
           "[--mode atomics|am] [--batch N]\n",
           argv[0]);
   return 0;

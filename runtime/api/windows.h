@@ -20,7 +20,10 @@ std::unique_ptr<onesided::Window> new_window(Call& c, Comm& comm,
                                              const onesided::CreateArgs& args);
 
 // At finalize, before its barrier: this rank's active messages are handled
-// (pure_am_quiet).
+// (pure_am_quiet). Handlers this rank runs afterwards (while it waits in the
+// barrier) may still send requests; one whose target has finalized already
+// is never run. Programs quiet their own traffic before finalize, as
+// OpenSHMEM asks.
 void finish_pgas(Call& c);
 
 }  // namespace pure::api
