@@ -104,7 +104,7 @@ void Rank::progress(bool stuck) {
   endpoint_.progress(stuck);
   // Active messages for this rank (and any-thread ones of the process) run
   // whenever it waits (onesided/active_messages.h).
-  onesided_.run_messages();
+  onesided_.run_in_wait(stuck);
   // A window spanning processes: operations from other processes may need
   // this process's MPI to act (MPI promises no progress of its own).
   if (stuck && remote_ && windows_span_processes()) Cluster::poke();

@@ -20,6 +20,10 @@
 //   visible.
 // * Handler table entries are written by the owning rank (release) and
 //   read by whichever thread runs a message for it (acquire).
+// * Mailbox::lock_answer: stored (release) by the thread that ran the
+//   grant, read (acquire) by the rank waiting for it. With the queues'
+//   release/acquire in between, the previous holder's writes before its
+//   release message happen-before the next holder's accesses.
 #pragma once
 
 #include <atomic>

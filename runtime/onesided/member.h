@@ -59,6 +59,8 @@ class Shared {
   bool has_remote() const { return remote_ != nullptr; }
   // Ranks poll for messages from other processes once this process may get
   // any: from its first handler registration or symmetric heap on.
+  // Relaxed: the flag only turns polling on; what polling finds is ordered
+  // by MPI and the queues, not by it.
   void activate_remote() {
     if (remote_) remote_active_.store(true, std::memory_order_relaxed);
   }
@@ -118,15 +120,28 @@ class Member {
   // for a reply.
   void send_message(int target, int handler, const void* payload, std::size_t bytes, bool reply);
   // Runs the messages waiting for this rank and the process's any-thread
-  // ones, after taking those from other processes: called in every round
-  // of every wait (Rank::progress), so the empty case is a few loads.
+  // ones, after taking those from other processes (pure_am_poll and the
+  // other explicit polls).
   int run_messages() {
     if (AmRemote* remote = shared_.active_remote()) remote->poll();
-    if (mailbox_.inbox().empty() && shared_.any_thread().empty()) return 0;
-    return run_waiting();
+    return run_local();
+  }
+  // The same from a round of a wait (Rank::progress), where the empty case
+  // must stay a few loads: other processes are polled (an MPI matched
+  // probe) only every kRemotePollRounds-th round and when the wait is
+  // stuck, not in every round of every wait of the process.
+  int run_in_wait(bool stuck) {
+    AmRemote* remote = shared_.active_remote();
+    if (remote && (stuck || ++wait_rounds_ % kRemotePollRounds == 0)) remote->poll();
+    return run_local();
   }
 
  private:
+  static constexpr std::uint32_t kRemotePollRounds = 8;
+  int run_local() {
+    if (mailbox_.inbox().empty() && shared_.any_thread().empty()) return 0;
+    return run_waiting();
+  }
   int run_waiting();
   void run(AmMessage* m);
   void run_internal(AmMessage& m);
@@ -137,6 +152,7 @@ class Member {
   IntMap<std::uint64_t> windows_;
   std::unique_ptr<SymHeap> heap_;
   Mailbox mailbox_;
+  std::uint32_t wait_rounds_ = 0;  // this rank's thread only
 };
 
 }  // namespace pure::onesided
