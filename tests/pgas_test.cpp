@@ -538,5 +538,26 @@ TEST(PgasErrors, AReplyCannotBeRepliedTo) {
   });
 }
 
+// A handler must not wait: its quiet and its lock calls are refused (the
+// class under PURE_ERRORS_RETURN), and the job goes on.
+void waits_in_handler(const pure_am_info_t*, void*, std::size_t) {
+  EXPECT_EQ(pure_am_quiet(), PURE_ERR_OTHER);
+  ++t_handled;
+}
+
+TEST(PgasErrors, AHandlerMustNotWait) {
+  expect_clean_run(2, [](int rank, int) {
+    t_handled = 0;
+    EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_RETURN));
+    int id = -1;
+    ASSERT_EQ(pure_am_register(waits_in_handler, PURE_AM_DEFAULT, &id), PURE_SUCCESS);
+    EXPECT_PURE_OK(pure_barrier(W));
+    ASSERT_EQ(pure_am_request(1 - rank, id, nullptr, 0), PURE_SUCCESS);
+    ASSERT_EQ(pure_am_quiet(), PURE_SUCCESS);
+    EXPECT_PURE_OK(pure_barrier(W));
+    EXPECT_EQ(t_handled, 1);
+  });
+}
+
 }  // namespace
 }  // namespace pure_testing
