@@ -24,18 +24,36 @@ passed=()
 
 section() { printf '\n==== %s\n' "$*"; }
 
+# Each step's output is also kept, so that the end of the run can repeat
+# what failed: a CI log is often read from its tail only, and a failing step
+# may be followed by half an hour of passing ones.
+step_logs=$(mktemp -d)
+trap 'rm -rf "$step_logs"' EXIT
+failed_logs=()
+
 # step NAME CMD...: runs CMD, records NAME as passed or failed.
 step() {
   local name=$1
   shift
   section "$name"
-  if "$@"; then
+  local log="$step_logs/$((${#passed[@]} + ${#failed[@]})).log"
+  if "$@" 2>&1 | tee "$log"; then
     passed+=("$name")
     return 0
   fi
   echo "test.sh: $name FAILED"
   failed+=("$name")
+  failed_logs+=("$log")
   return 1
+}
+
+# digest LOG: the lines of a failed step that say what failed -- ctest's
+# list of failed tests, GoogleTest failures, sanitizer reports and errors,
+# then the first sanitizer report whole.
+digest() {
+  grep -E '\*\*\*(Failed|Exception|Timeout)|Failed +[0-9.]+ sec|The following tests FAILED|^[[:space:]]+[0-9]+ - |\[  FAILED  \]|: Failure$|SUMMARY: [A-Za-z]+Sanitizer|ThreadSanitizer: CHECK|error:|FAIL' "$1" |
+    grep -v 'tests failed out of' | head -n 60
+  awk '/WARNING: ThreadSanitizer|ERROR: [A-Za-z]+Sanitizer/ { on = 1 } on && n++ < 50' "$1"
 }
 
 # Newer kernels randomise mmap more than GCC 12's ThreadSanitizer can map
@@ -49,7 +67,7 @@ fi
 step "mpi.h is up to date" bash tools/gen-mpi-header.sh --check
 
 # The concurrency tests run twice: as built (ranks that share a core are
-# fibers, runtime/fiber.h) and with PURE_FIBERS=off, where they are threads
+# fibers, runtime/base/fiber.h) and with PURE_FIBERS=off, where they are threads
 # the kernel runs at the same time (tests/harness.h reads it).
 if step "Release build (build/)" pure_build_release --verbose; then
   step "Release tests" ctest --test-dir build -j2 --output-on-failure --timeout 600
@@ -116,6 +134,11 @@ if [ ${#failed[@]} -eq 0 ]; then
   echo "test.sh: PASS (${#passed[@]} steps in $duration)"
   exit 0
 fi
+for i in "${!failed[@]}"; do
+  section "What failed in: ${failed[$i]}"
+  digest "${failed_logs[$i]}"
+done
+echo
 failed_list=$(printf '%s; ' "${failed[@]}")
 echo "test.sh: FAIL: ${failed_list%; } (${#passed[@]} passed, ${#failed[@]} failed, $duration)"
 exit 1
