@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -661,14 +662,14 @@ TEST_P(Collectives, BackToBackMixed) {
   }));
 }
 
-// Two ranks, two paths to one exchange: for blocks of n = 1 .. max_n
-// doubles, 200 calls each, body(n, k, block, derived) runs one call, where
+// Two ranks, two paths to one exchange: for blocks of n doubles (each n of
+// `ns`), 200 calls each, body(n, k, block, derived) runs one call, where
 // `block` is the n doubles as one derived type and `derived` says whether
 // this rank passes it (the general path) instead of n PURE_DOUBLE (the
 // API's shortcut, coll::pair_*). The ranks swap roles every call.
 template <class Body>
-void pair_paths(int rank, int max_n, Body&& body) {
-  for (int n = 1; n <= max_n; ++n) {
+void pair_paths(int rank, std::initializer_list<int> ns, Body&& body) {
+  for (int n : ns) {
     PURE_Datatype block;
     EXPECT_PURE_OK(pure_type_contiguous(n, PURE_DOUBLE, &block));
     EXPECT_PURE_OK(pure_type_commit(&block));
@@ -679,22 +680,26 @@ void pair_paths(int rank, int max_n, Body&& body) {
 }
 
 // Allreduce: the two meet in one exchange, in either role and in place or
-// not, on the shared line (8 and 16 B) and on arrival lines (24 B), and
-// both get the sum of rank 0's and rank 1's values.
+// not, on the shared line (8 and 16 B), on arrival lines (24 B), and
+// through the stages (56 B to 2 KiB), and past the stages (2056 B, where
+// both take the general path); both get the sum of rank 0's and rank 1's
+// values.
 TEST(CollectivesPair, ShortcutAndGeneralPathMeet) {
   EXPECT_EQ(0, run_ranks(2, [](int rank, int) {
-    pair_paths(rank, 3, [rank](int n, int k, PURE_Datatype block, bool derived) {
+    pair_paths(rank, {1, 2, 3, 7, 16, 64, 256, 257},
+               [rank](int n, int k, PURE_Datatype block, bool derived) {
       const bool in_place = (k / 2) % 2 == 1;
-      double in[3], out[3];
+      std::vector<double> in(static_cast<std::size_t>(n)), out(in.size());
       for (int i = 0; i < n; ++i) {
         in[i] = (rank + 1) * 100.0 + i + k;
         out[i] = in_place ? in[i] : -1;
       }
-      const void* send = in_place ? PURE_IN_PLACE : static_cast<const void*>(in);
+      const void* send = in_place ? PURE_IN_PLACE : static_cast<const void*>(in.data());
       if (derived)
-        EXPECT_PURE_OK(pure_allreduce(send, out, 1, block, PURE_SUM, PURE_COMM_WORLD));
+        EXPECT_PURE_OK(pure_allreduce(send, out.data(), 1, block, PURE_SUM, PURE_COMM_WORLD));
       else
-        EXPECT_PURE_OK(pure_allreduce(send, out, n, PURE_DOUBLE, PURE_SUM, PURE_COMM_WORLD));
+        EXPECT_PURE_OK(
+            pure_allreduce(send, out.data(), n, PURE_DOUBLE, PURE_SUM, PURE_COMM_WORLD));
       for (int i = 0; i < n; ++i)
         ASSERT_EQ(out[i], 300.0 + 2 * (i + k)) << "n " << n << " k " << k << " i " << i;
     });
@@ -706,7 +711,7 @@ TEST(CollectivesPair, ShortcutAndGeneralPathMeet) {
 // general path), and every block arrives.
 TEST(CollectivesPair, AlltoallShortcutAndGeneralPathMeet) {
   EXPECT_EQ(0, run_ranks(2, [](int rank, int) {
-    pair_paths(rank, 7, [rank](int n, int k, PURE_Datatype block, bool derived) {
+    pair_paths(rank, {1, 2, 3, 4, 5, 6, 7}, [rank](int n, int k, PURE_Datatype block, bool derived) {
       double in[14], out[14];
       for (int j = 0; j < 2; ++j)
         for (int i = 0; i < n; ++i) {

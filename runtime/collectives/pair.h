@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 
 #include "collectives/call_log.h"
 #include "collectives/dropbox.h"
@@ -78,8 +79,11 @@ const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes);
   return pair_receive(r, in, bytes);
 }
 
-// The allreduce of two members of one process on a predefined type and op
-// whose data fits a line, straight from the flat API's arguments. Returns
+// The allreduce of two members of one process on a predefined type and op,
+// straight from the flat API's arguments: data that fits a line travels in
+// it; bigger data, up to kPairStageBytes and below the partition threshold,
+// goes through the members' stages, exactly as pair_reduce (reduce.cpp)
+// does it, so that a member on the general path meets this one. Returns
 // false, having done nothing, for anything else, including every argument
 // the general path reports an error for (it then takes that path).
 [[gnu::always_inline]] inline bool pair_allreduce(Member& member, Comm& comm, const void* send,
@@ -92,7 +96,9 @@ const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes);
   if (!k) return false;
   const std::size_t n = static_cast<std::size_t>(count);
   const std::size_t bytes = n * k->item;
-  if (bytes > kPayloadBytes) return false;
+  const bool staged = bytes > kPayloadBytes;
+  if (staged && (bytes > kPairStageBytes || bytes >= member.shared().reduce_partition()))
+    return false;
   // Inlined into a program that reduces one small object, GCC does not see
   // that the count rules out copy_fixed's bigger cases, and warns that they
   // overflow the object (-Wstringop-overflow). The empty asm hides where the
@@ -102,7 +108,16 @@ const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes);
   const void* in = in_place ? recv : send;
   record_call(comm, "pure_allreduce");
   Round r(member, comm, "pure_allreduce");
-  const unsigned char* other = pair_exchange(r, in, bytes);
+  const unsigned char* other;
+  if (staged) {
+    // Our stage is for the peer to read: as with our line, reading it back
+    // would cost a transfer once the peer's reads took its lines over.
+    std::memcpy(r.box().pair_stage(r.me(), r.seq()), in, bytes);
+    pair_exchange(r, nullptr, bytes);
+    other = r.box().pair_stage(1 - r.me(), r.seq());
+  } else {
+    other = pair_exchange(r, in, bytes);
+  }
   // recv = in[0] op in[1], folded as everywhere else: acc = in[1], then
   // acc = in[0] op acc.
   if (r.me() == 1) {
@@ -112,7 +127,8 @@ const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes);
     copy_fixed(recv, other, bytes);
     k->kernel(in, recv, n);
   } else {
-    alignas(16) unsigned char own[kPayloadBytes];
+    // In place, the output is our input: fold from a copy of it.
+    alignas(16) unsigned char own[kPairStageBytes];
     copy_fixed(own, in, bytes);
     copy_fixed(recv, other, bytes);
     k->kernel(own, recv, n);

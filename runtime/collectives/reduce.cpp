@@ -20,7 +20,8 @@
 // * allreduce of two members, predefined op, contiguous data up to
 //   kPairStageBytes (2 KiB) and below the partition threshold: the same
 //   exchange, with each member's data copied to its stage in the Dropbox
-//   (at 4 KiB the partitioned reducer wins);
+//   (at 4 KiB the partitioned reducer wins); with a predefined type the
+//   flat API takes it inline too (pair_allreduce);
 // * below the partition threshold (resolve_partition below), or any user
 //   op: flat combining, the writer (the root, or the leader for allreduce)
 //   folds everything; allreduce results go to the release line or a result
