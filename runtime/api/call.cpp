@@ -4,6 +4,13 @@
 
 namespace pure::api {
 
+void CallSlice::open() {
+  begin_ = trace::now();
+  outer_ = traced_->begin_call();
+}
+
+void CallSlice::close() { traced_->end_call(name_, begin_, outer_); }
+
 void fatal(Rank& rank, const char* call, int code, const std::string& message) {
   // The error class by name, as the program would test for it.
   const char* what = error_class_string(code);

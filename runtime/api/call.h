@@ -34,8 +34,32 @@ int outside_rank(const char* call);
 // says whether it names one that was freed.
 [[noreturn]] void handle_error(int code, const char* kind, HandleState state, int handle);
 
-template <class F>
-int traced_call(Call& c, trace::Buffer& traced, F&& body);
+// The trace slice of one flat-API call (PURE_TRACE), with the arguments the
+// layers below note on the way (base/trace.h, Buffer::CallArgs). It opens and
+// closes around the call's body, also when the body throws (the job is
+// aborting, or the error is fatal: the call still shows, ending where the
+// abort ended it, which is what a deadlock's trace is read for). The body
+// thus has one call site, and the compiler inlines it into the API
+// function; with tracing off the slice is a test of a null pointer.
+class CallSlice {
+ public:
+  CallSlice(trace::Buffer* traced, const char* name) : traced_(traced), name_(name) {
+    if (__builtin_expect(traced_ != nullptr, 0)) open();
+  }
+  ~CallSlice() {
+    if (__builtin_expect(traced_ != nullptr, 0)) close();
+  }
+  CallSlice(const CallSlice&) = delete;
+  CallSlice& operator=(const CallSlice&) = delete;
+
+ private:
+  [[gnu::cold, gnu::noinline]] void open();
+  [[gnu::cold, gnu::noinline]] void close();
+  trace::Buffer* const traced_;
+  const char* const name_;
+  std::uint64_t begin_ = 0;
+  trace::Buffer::CallArgs outer_;
+};
 
 // Runs `body(Call&)` for flat-API function `name`. `need_init` is false only
 // for the few calls MPI allows before init or after finalize.
@@ -50,37 +74,13 @@ int call(const char* name, F&& body, bool need_init = true) {
                                                 : "called after pure_finalize");
   }
   Call c{*rank, name};
-  // Tracing: a slice for the call, with the arguments the layers below
-  // note on the way (base/trace.h, Buffer::CallArgs).
-  trace::Buffer* const traced = rank->waiter().trace();
-  if (__builtin_expect(traced != nullptr, 0)) return traced_call(c, *traced, body);
+  CallSlice slice(rank->waiter().trace(), name);
   try {
     body(c);
     return PURE_SUCCESS;
   } catch (const Error& e) {
     return handle_error(c, e);
   }
-}
-
-template <class F>
-int traced_call(Call& c, trace::Buffer& traced, F&& body) {
-  const std::uint64_t begin = trace::now();
-  const trace::Buffer::CallArgs outer = traced.begin_call();
-  int result = PURE_SUCCESS;
-  try {
-    try {
-      body(c);
-    } catch (const Error& e) {
-      result = handle_error(c, e);
-    }
-  } catch (...) {
-    // The job is aborting (or the error is fatal): the call still shows,
-    // ending where the abort ended it, which is what a deadlock's trace is read for.
-    traced.end_call(c.name, begin, outer);
-    throw;
-  }
-  traced.end_call(c.name, begin, outer);
-  return result;
 }
 
 // A collective call: as call(), and counted for PURE_STATS.
