@@ -4,10 +4,12 @@
 #
 #   cmake -DSOURCES=a.c@@b.c -DMPICC=mpicc -DPURECC=purecc -DMPIEXEC=mpirun
 #         -DPURERUN=purerun -DRANKS=1@@2@@3@@4 [-DARGS=x@@y] [-DEXPECT_CODE=3]
-#         [-DMODES=fibers@@threads@@procs] [-DFLAGS=-fopenmp] -DWORK=dir
-#         -P same_output.cmake
+#         [-DMODES=fibers@@threads@@procs] [-DFLAGS=-fopenmp]
+#         [-DMPIRUN_ARGS=--mca@@osc@@sm,pt2pt] [-DPURE_ENV=VAR=value@@...]
+#         -DWORK=dir -P same_output.cmake
 #
-# FLAGS go to both compilers.
+# FLAGS go to both compilers; MPIRUN_ARGS to Open MPI's mpirun after ours;
+# PURE_ENV is set for every Pure run.
 #
 # MODES are the ways Pure runs the program, each compared with Open MPI:
 # "default" (purerun's choice), "threads" (PURE_FIBERS=off), "fibers"
@@ -17,6 +19,8 @@ string(REPLACE "@@" ";" sources "${SOURCES}")
 string(REPLACE "@@" ";" ranks "${RANKS}")
 string(REPLACE "@@" ";" args "${ARGS}")
 string(REPLACE "@@" ";" flags "${FLAGS}")
+string(REPLACE "@@" ";" mpirun_args "${MPIRUN_ARGS}")
+string(REPLACE "@@" ";" pure_env "${PURE_ENV}")
 if(NOT DEFINED MODES OR MODES STREQUAL "")
   set(MODES default)
 endif()
@@ -44,7 +48,7 @@ endforeach()
 # Open MPI over shared memory without single-copy (refused in containers),
 # processes unbound and allowed to outnumber the cores.
 set(mpirun ${MPIEXEC} --oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader
-  --mca btl_vader_single_copy_mechanism none)
+  --mca btl_vader_single_copy_mechanism none ${mpirun_args})
 foreach(n IN LISTS ranks)
   execute_process(COMMAND ${mpirun} -np ${n} ${WORK}/app_mpi ${args}
     RESULT_VARIABLE mpi_rc OUTPUT_VARIABLE mpi_out ERROR_VARIABLE mpi_err TIMEOUT 120)
@@ -56,11 +60,11 @@ foreach(n IN LISTS ranks)
   endif()
   foreach(mode IN LISTS modes)
     set(launch ${PURERUN} -n ${n})
-    set(env)
+    set(env ${pure_env})
     if(mode STREQUAL "threads")
-      set(env PURE_FIBERS=off)
+      list(APPEND env PURE_FIBERS=off)
     elseif(mode STREQUAL "fibers")
-      set(env PURE_FIBERS=auto)
+      list(APPEND env PURE_FIBERS=auto)
     elseif(mode STREQUAL "procs" AND n GREATER 1)
       math(EXPR per_proc "(${n} + 1) / 2")
       set(launch ${PURERUN} -n ${n} --ranks-per-proc ${per_proc})
