@@ -20,10 +20,14 @@
  * instead of looking fast. Like the OSU benchmarks, a window reuses one send
  * and one receive buffer.
  *
- * Usage: bench_p2p [--quick] [--batches N] [--max-bytes N]
+ * Usage: bench_p2p [--quick] [--batches N] [--max-bytes N] [--thread-level L]
  *   --quick        5 batches instead of 20 (for the demo)
  *   --batches N    timed batches per size and measurement (default 20)
  *   --max-bytes N  stop after the largest power of 2 <= N (default 4 MiB)
+ *   --thread-level single|funneled|serialized|multiple
+ *                  MPI_Init_thread at that level instead of MPI_Init: what
+ *                  an MPI library's thread safety costs a single-threaded
+ *                  exchange (the config line says the level provided)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -176,6 +180,28 @@ static int parse_number(const char* text, long lo, long hi, long* out) {
   return 1;
 }
 
+static const char* const kLevelNames[] = {"single", "funneled", "serialized", "multiple"};
+static const int kLevels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+                              MPI_THREAD_MULTIPLE};
+
+/* The level --thread-level names: -1 when there is none, -2 when it names
+ * no level. Read before MPI_Init_thread, so from argv as given. */
+static int requested_level(int argc, char** argv) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (strcmp(argv[i], "--thread-level") != 0) continue;
+    for (int l = 0; l < 4; ++l)
+      if (strcmp(argv[i + 1], kLevelNames[l]) == 0) return kLevels[l];
+    return -2;
+  }
+  return -1;
+}
+
+static const char* level_name(int level) {
+  for (int l = 0; l < 4; ++l)
+    if (kLevels[l] == level) return kLevelNames[l];
+  return "unknown";
+}
+
 static int parse_options(int argc, char** argv, struct options* o) {
   long n = 0;
   o->batches = 20;
@@ -189,6 +215,9 @@ static int parse_options(int argc, char** argv, struct options* o) {
     } else if (strcmp(argv[i], "--max-bytes") == 0 && i + 1 < argc) {
       if (!parse_number(argv[++i], 1, kMaxBytes, &n)) return 0;
       o->max_bytes = (size_t)n;
+    } else if (strcmp(argv[i], "--thread-level") == 0 && i + 1 < argc) {
+      if (requested_level(argc, argv) < 0) return 0;
+      ++i;
     } else {
       return 0;
     }
@@ -197,7 +226,13 @@ static int parse_options(int argc, char** argv, struct options* o) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  const int level = requested_level(argc, argv);
+  int provided = -1;
+  if (level >= 0)
+    MPI_Init_thread(&argc, &argv, level, &provided);
+  else
+    MPI_Init(&argc, &argv);
+  if (provided < 0) MPI_Query_thread(&provided);
   int rank = 0;
   int size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -205,8 +240,11 @@ int main(int argc, char** argv) {
 
   struct options opts;
   if (!parse_options(argc, argv, &opts)) {
-    if (rank == 0) fprintf(stderr, "usage: bench_p2p [--quick] [--batches N] [--max-bytes N<=%d]\n",
-                            (int)kMaxBytes);
+    if (rank == 0)
+      fprintf(stderr,
+              "usage: bench_p2p [--quick] [--batches N] [--max-bytes N<=%d] "
+              "[--thread-level single|funneled|serialized|multiple]\n",
+              (int)kMaxBytes);
     MPI_Finalize();
     return 2;
   }
@@ -230,8 +268,9 @@ int main(int argc, char** argv) {
   memset(b.recv, 0, kMaxBytes); /* touch every page before timing */
 
   if (rank == 0) {
-    printf("{\"bench\":\"p2p\",\"kind\":\"config\",\"ranks\":%d,\"batches\":%d,\"window\":%d}\n",
-           size, opts.batches, (int)kWindow);
+    printf("{\"bench\":\"p2p\",\"kind\":\"config\",\"ranks\":%d,\"batches\":%d,\"window\":%d,"
+           "\"thread_level\":\"%s\"}\n",
+           size, opts.batches, (int)kWindow, level_name(provided));
     fflush(stdout);
   }
 
