@@ -116,6 +116,7 @@ class WindowNet final : public onesided::WindowRemote {
            const Datatype& ttype) override {
     MpiLayout o(origin.count, *origin.type, MpiLayout::Unit::bytes);
     MpiLayout t(tcount, ttype, MpiLayout::Unit::bytes);
+    const auto one_at_a_time = serialise_dynamic();
     mpi_check(MPI_Put(static_cast<const char*>(origin.base) + o.offset(), o.count(), o.type(),
                       pos(target), displacement(target, disp) + t.offset(), t.count(), t.type(),
                       data_of(target)),
@@ -126,6 +127,7 @@ class WindowNet final : public onesided::WindowRemote {
            const Datatype& ttype) override {
     MpiLayout o(origin.count, *origin.type, MpiLayout::Unit::bytes);
     MpiLayout t(tcount, ttype, MpiLayout::Unit::bytes);
+    const auto one_at_a_time = serialise_dynamic();
     mpi_check(MPI_Get(static_cast<char*>(origin.base) + o.offset(), o.count(), o.type(),
                       pos(target), displacement(target, disp) + t.offset(), t.count(), t.type(),
                       data_of(target)),
@@ -138,6 +140,7 @@ class WindowNet final : public onesided::WindowRemote {
     const MPI_Op mop = mpi_rma_op(op);
     MpiLayout t(tcount, ttype, MpiLayout::Unit::elements);
     const MPI_Aint at = displacement(target, disp) + t.offset();
+    const auto one_at_a_time = serialise_dynamic();
     if (!result) {
       MpiLayout o(origin.count, *origin.type, MpiLayout::Unit::elements);
       mpi_check(MPI_Accumulate(static_cast<const char*>(origin.base) + o.offset(), o.count(),
@@ -170,6 +173,7 @@ class WindowNet final : public onesided::WindowRemote {
   void compare_and_swap(const void* origin, const void* compare, void* result,
                         const Datatype& type, int target, PURE_Aint disp) override {
     const MPI_Datatype t = mpi_memory_type(type.base());
+    const auto one_at_a_time = serialise_dynamic();
     mpi_check(MPI_Compare_and_swap(origin, compare, result, t, pos(target),
                                    displacement(target, disp), data_of(target)),
               "MPI_Compare_and_swap");
@@ -287,10 +291,12 @@ class WindowNet final : public onesided::WindowRemote {
   // Each member attaches to its own slot's MPI window, which only its
   // thread touches (MPI_THREAD_MULTIPLE covers different windows).
   void attach(int me, void* base, PURE_Aint size) override {
+    const auto one_at_a_time = serialise_dynamic();
     mpi_check(MPI_Win_attach(data_of(me), base, size), "MPI_Win_attach");
   }
 
   void detach(int me, const void* base) override {
+    const auto one_at_a_time = serialise_dynamic();
     mpi_check(MPI_Win_detach(data_of(me), base), "MPI_Win_detach");
   }
 
@@ -338,6 +344,19 @@ class WindowNet final : public onesided::WindowRemote {
     m.sends.erase(std::remove_if(m.sends.begin(), m.sends.end(), left), m.sends.end());
   }
 
+  // Open MPI 4.1's osc/ucx keeps the remote keys of a dynamic window's
+  // attached regions in a cache that two threads calling it at once corrupt:
+  // one key is overwritten unreleased (its finalize then warns that rkeys
+  // were not returned), so a thread may use the other's. The members of a
+  // process therefore address a dynamic window one at a time; other
+  // flavours expose fixed memory and need no such cache. MPICH needs none.
+  std::unique_lock<std::mutex> serialise_dynamic() {
+#ifdef OPEN_MPI
+    if (flavor_ == Flavor::dynamic) return std::unique_lock<std::mutex>(dynamic_);
+#endif
+    return {};
+  }
+
   int pos(int rank) const { return where_[static_cast<std::size_t>(rank)].pos; }
   // The MPI window holding window rank `rank`'s memory: its slot's for
   // create and dynamic windows, the one block's otherwise.
@@ -364,6 +383,7 @@ class WindowNet final : public onesided::WindowRemote {
   const std::vector<int>& local_of_;
   const int tag_bits_;
   std::vector<Member> pscw_;  // by local index
+  std::mutex dynamic_;        // serialise_dynamic()
 };
 
 // What each process tells the others about each of its members.

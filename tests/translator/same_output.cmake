@@ -5,11 +5,9 @@
 #   cmake -DSOURCES=a.c@@b.c -DMPICC=mpicc -DPURECC=purecc -DMPIEXEC=mpirun
 #         -DPURERUN=purerun -DRANKS=1@@2@@3@@4 [-DARGS=x@@y] [-DEXPECT_CODE=3]
 #         [-DMODES=fibers@@threads@@procs] [-DFLAGS=-fopenmp]
-#         [-DMPIRUN_ARGS=--mca@@osc@@sm,pt2pt] [-DPURE_ENV=VAR=value@@...]
-#         -DWORK=dir -P same_output.cmake
+#         [-DMPIRUN_ARGS=--mca@@osc@@sm,pt2pt] -DWORK=dir -P same_output.cmake
 #
-# FLAGS go to both compilers; MPIRUN_ARGS to Open MPI's mpirun after ours;
-# PURE_ENV is set for every Pure run.
+# FLAGS go to both compilers; MPIRUN_ARGS to Open MPI's mpirun after ours.
 #
 # MODES are the ways Pure runs the program, each compared with Open MPI:
 # "default" (purerun's choice), "threads" (PURE_FIBERS=off), "fibers"
@@ -20,7 +18,6 @@ string(REPLACE "@@" ";" ranks "${RANKS}")
 string(REPLACE "@@" ";" args "${ARGS}")
 string(REPLACE "@@" ";" flags "${FLAGS}")
 string(REPLACE "@@" ";" mpirun_args "${MPIRUN_ARGS}")
-string(REPLACE "@@" ";" pure_env "${PURE_ENV}")
 if(NOT DEFINED MODES OR MODES STREQUAL "")
   set(MODES default)
 endif()
@@ -60,11 +57,11 @@ foreach(n IN LISTS ranks)
   endif()
   foreach(mode IN LISTS modes)
     set(launch ${PURERUN} -n ${n})
-    set(env ${pure_env})
+    set(env)
     if(mode STREQUAL "threads")
-      list(APPEND env PURE_FIBERS=off)
+      set(env PURE_FIBERS=off)
     elseif(mode STREQUAL "fibers")
-      list(APPEND env PURE_FIBERS=auto)
+      set(env PURE_FIBERS=auto)
     elseif(mode STREQUAL "procs" AND n GREATER 1)
       math(EXPR per_proc "(${n} + 1) / 2")
       set(launch ${PURERUN} -n ${n} --ranks-per-proc ${per_proc})
