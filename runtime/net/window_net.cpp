@@ -288,8 +288,8 @@ class WindowNet final : public onesided::WindowRemote {
     return true;
   }
 
-  // Each member attaches to its own slot's MPI window, which only its
-  // thread touches (MPI_THREAD_MULTIPLE covers different windows).
+  // Each member attaches to its own slot's MPI window (other members put
+  // into it too: under Open MPI one at a time, serialise_dynamic).
   void attach(int me, void* base, PURE_Aint size) override {
     const auto one_at_a_time = serialise_dynamic();
     mpi_check(MPI_Win_attach(data_of(me), base, size), "MPI_Win_attach");
