@@ -17,7 +17,7 @@ void fatal(Rank& rank, const char* call, int code, const std::string& message) {
   std::string name = what ? std::string(what, std::strcspn(what, ":")) : std::string();
   rank.process().abort(code, "pure: rank " + std::to_string(rank.world()) + ": " + call + ": " +
                                  message + (name.empty() ? "" : " [" + name + "]"));
-  throw JobAborted{};
+  rank.waiter().unwind_for_abort();
 }
 
 int handle_error(Call& c, const Error& e) {

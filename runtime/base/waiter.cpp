@@ -2,12 +2,40 @@
 
 namespace pure {
 
-Waiter::Waiter(BackoffPolicy policy, Fibers* fibers, int fiber, const std::atomic<int>* abort_code)
-    : policy_(policy), fibers_(fibers), fiber_(fiber), abort_code_(abort_code) {
+Waiter::Waiter(BackoffPolicy policy, Fibers* fibers, int fiber, AbortState* abort)
+    : policy_(policy), fibers_(fibers), fiber_(fiber), abort_(abort) {
   // A thread that spins long before it parks parks rarely: its notifiers can
   // skip their fence, and its rare parks pay for a process-wide barrier
   // (parker.h). Threads sharing cores park all the time and keep the fences.
   parker_.set_asymmetric(own_core());
+}
+
+void Waiter::settle() {
+  if (settled_ || !abort_) return;
+  settled_ = true;
+  // Release: pairs with the acquire load in unwind_for_abort, so that every
+  // read this rank made of a peer's memory happens before that peer unwinds
+  // and frees it (the decrements form one release sequence).
+  abort_->unsettled.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+void Waiter::unwind_for_abort() {
+  settle();
+  // Rounds of sched_yield before a waiting thread sleeps between looks.
+  constexpr std::uint32_t kYieldRounds = 1024;
+  constexpr long kSleepNs = 200'000;
+  for (std::uint32_t round = 0;
+       abort_ && abort_->unsettled.load(std::memory_order_acquire) > 0; ++round) {
+    // With fibers, the ranks yet to settle may be on this very core.
+    if (fibers_ && fibers_->yield(fiber_)) {
+      if (round >= kFiberKernelYieldRounds) sched_yield();
+    } else if (round < kYieldRounds) {
+      sched_yield();
+    } else {
+      Parker::sleep_for(kSleepNs);
+    }
+  }
+  throw JobAborted{};
 }
 
 void Waiter::enter(const WaitSite& site, bool remote, std::uint64_t* began) {

@@ -159,6 +159,24 @@ enum WaitFlags : unsigned {
   kWaitIgnoreAbort = 1u << 2,
 };
 
+// The job's abort as the rank Waiters of one process see it (the Process
+// owns it).
+//
+// A rank must not unwind the moment it learns of the abort: its frames hold
+// buffers that others may still be reading (a scatter root's send buffer and
+// displacements, a rendezvous sender's data, a task's data a thief runs a
+// chunk of). So each rank *settles* first -- it stops touching others'
+// memory -- and unwinds only once every rank of the process has settled or
+// finished (Waiter::unwind_for_abort). Ranks stuck in their own code
+// outside any wait never settle; the watchdog's PURE_ABORT_GRACE ends the
+// process then, as it would without this wait.
+struct AbortState {
+  std::atomic<int> code{0};  // non-zero once the job aborts
+  // Ranks not yet settled nor finished: set to the rank count before they
+  // start (Process::run).
+  std::atomic<int> unsettled{0};
+};
+
 // One thread's side of waiting: its Parker, its back-off policy, its place
 // among the fibers of its core, and its WaitStatus.
 class Waiter {
@@ -166,8 +184,8 @@ class Waiter {
   static constexpr int kTightSpins = 256;
 
   // `fiber` is the thread's index among `fibers` (nullptr: not a fiber);
-  // `abort_code` is the job's, non-zero once it aborts (nullptr: never).
-  Waiter(BackoffPolicy policy, Fibers* fibers, int fiber, const std::atomic<int>* abort_code);
+  // `abort` is the job's (nullptr: a helper thread, which never aborts).
+  Waiter(BackoffPolicy policy, Fibers* fibers, int fiber, AbortState* abort);
   Waiter(const Waiter&) = delete;
   Waiter& operator=(const Waiter&) = delete;
 
@@ -186,9 +204,13 @@ class Waiter {
   WaitStatus& status() { return status_; }
   const WaitStatus& status() const { return status_; }
   bool own_core() const { return policy_.own_core(); }
-  bool aborted() const {
-    return abort_code_ && abort_code_->load(std::memory_order_acquire) != 0;
-  }
+  bool aborted() const { return abort_ && abort_->code.load(std::memory_order_acquire) != 0; }
+  // The job aborted: settles, waits (yielding the core) until every rank of
+  // the process has settled or finished, then throws JobAborted.
+  [[noreturn]] void unwind_for_abort();
+  // This rank reads nothing of other ranks' any more: it unwinds for the
+  // abort, or its program returned. Counts once.
+  void settle();
 
   // Polls `done` up to `rounds` times in a tight loop, on a core of our own
   // only. True once done() held.
@@ -255,7 +277,8 @@ class Waiter {
   const BackoffPolicy policy_;
   Fibers* const fibers_;
   const int fiber_;
-  const std::atomic<int>* const abort_code_;
+  AbortState* const abort_;
+  bool settled_ = false;  // this thread's own
   WaitWork* work_ = nullptr;
   trace::Buffer* trace_ = nullptr;
   RankStats* stats_ = nullptr;
@@ -278,7 +301,7 @@ void Waiter::loop(Done& done, const WaitSite& site, unsigned flags) {
     // and progress must not copy from or into them.
     if (abortable && aborted()) {
       if (entered) leave(site, began, how);
-      throw JobAborted{};
+      unwind_for_abort();
     }
     if (work) work->progress(round >= kDrainAfterRounds);
     if (done()) break;

@@ -114,11 +114,11 @@ void Process::abort(int code, const std::string& message) {
   if (code == 0) code = 1;  // an abort always ends the job with a failure
   {
     std::lock_guard<std::mutex> lock(abort_mutex_);
-    if (abort_code_.load(std::memory_order_relaxed) != 0) return;  // the first abort wins
+    if (abort_.code.load(std::memory_order_relaxed) != 0) return;  // the first abort wins
     abort_message_ = in_program_names(message);
     std::fprintf(stderr, "%s\n", abort_message_.c_str());
     std::fflush(stderr);
-    abort_code_.store(code, std::memory_order_release);
+    abort_.code.store(code, std::memory_order_release);
   }
   for (int i = 0; i < size_; ++i) peers_.parker(i).notify();
   // Across processes the whole job ends at once: MPI_Abort reaches every
@@ -197,6 +197,9 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
                                         " terminated by an uncaught exception of type " +
                                         current_exception_type() + "; ending the job");
   }
+  // Our frames are gone: nothing of ours is left for others to read, nor do
+  // we read theirs (AbortState).
+  self.waiter().settle();
   // Flushes the rank's output, also after an abort.
   if (globals_) globals_->finish(index);
   Rank::set_current(nullptr);
@@ -214,6 +217,7 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
 int Process::run(const RankMain& entry, int argc, char** argv) {
   crash::install(proc_);
   running_.store(size(), std::memory_order_relaxed);
+  abort_.unsettled.store(size(), std::memory_order_relaxed);
   // Before any other thread runs: the copies are taken from the segment.
   if (RankGlobals::wanted()) {
     std::vector<int> world(static_cast<size_t>(size()));

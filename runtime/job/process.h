@@ -87,13 +87,13 @@ class Process {
   Observers& observers() { return *observers_; }
 
   // ---- abort ----
-  bool aborted() const { return abort_code_.load(std::memory_order_acquire) != 0; }
-  // Non-zero once the job aborts; every Waiter of this process reads it.
-  const std::atomic<int>& abort_code_word() const { return abort_code_; }
+  bool aborted() const { return abort_code() != 0; }
+  // The abort as every rank's Waiter sees it.
+  AbortState& abort_state() { return abort_; }
   // Ends the job: the first caller's code and message win and are printed at
   // once; every parked rank is woken and unwinds at its next wait.
   void abort(int code, const std::string& message);
-  int abort_code() const { return abort_code_.load(std::memory_order_acquire); }
+  int abort_code() const { return abort_.code.load(std::memory_order_acquire); }
 
  private:
   void rank_main(int index, const RankMain& entry, int argc, char** argv);
@@ -122,7 +122,7 @@ class Process {
   onesided::Shared onesided_;
   std::unique_ptr<AmNet> am_net_;  // across processes only; after onesided_, which refers to it
   std::unique_ptr<Fibers> fibers_;  // before ranks_: they refer to it
-  std::atomic<int> abort_code_{0};  // before ranks_: their Waiters read it
+  AbortState abort_;  // before ranks_: their Waiters refer to it
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::shared_ptr<coll::Dropbox> world_dropbox_;   // after ranks_: it holds their Parkers
   std::unique_ptr<sched::Scheduler> scheduler_;  // after ranks_: it refers to them

@@ -37,7 +37,7 @@ Rank::Rank(Process& process, int index)
     : process_(process),
       index_(index),
       world_(process.world_rank(index)),
-      waiter_(process.backoff(), process.fibers(), index, &process.abort_code_word()),
+      waiter_(process.backoff(), process.fibers(), index, &process.abort_state()),
       endpoint_(index, waiter_, process.peers(), process.queues(), process.config().eager_limit,
                 process.oversubscribed()),
       member_(waiter_, process.collectives()),

@@ -137,7 +137,12 @@ void Scheduler::execute(Worker& worker, const TaskBody& body, std::int64_t reque
       throw;
     }
   }
-  if (std::exception_ptr error = task.error()) std::rethrow_exception(error);
+  if (std::exception_ptr error = task.error()) {
+    // Failed for the abort: this rank unwinds as from any wait, once every
+    // rank has settled (base/waiter.h, AbortState).
+    if (waiter.aborted()) waiter.unwind_for_abort();
+    std::rethrow_exception(error);
+  }
 }
 
 bool Scheduler::steal_slow(Worker& thief) {
