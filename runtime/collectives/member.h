@@ -57,6 +57,9 @@ class Member {
   std::vector<unsigned char> input;
   std::vector<unsigned char> output;
   std::vector<unsigned char> acc;
+  // Arrays a call publishes by pointer (a scatter root's counts and
+  // displacements), under the same reuse rule.
+  std::vector<int> published;
 
  private:
   Waiter& waiter_;

@@ -301,7 +301,15 @@ void scatterv(Member& member, Comm& comm, const char* call, const void* send, co
   Line& mine = r.mine();
   mine.check = r.tagged(0);
   if (me == root) {
-    mine.payload.p = Pointers{send, nullptr, stype, scounts, displs, 0};
+    // The counts and displacements go out from this member's own storage,
+    // not the caller's frame: an error this member meets while the others
+    // still copy (a mismatch found in the closing barrier) unwinds that
+    // frame before the job's end lets them stop.
+    const std::size_t n = static_cast<std::size_t>(r.size());
+    member.published.assign(scounts, scounts + n);
+    member.published.insert(member.published.end(), displs, displs + n);
+    mine.payload.p = Pointers{send, nullptr, stype, member.published.data(),
+                              member.published.data() + n, 0};
     r.wait_others(r.seq());  // as in bcast: our arrival tells that everyone arrived
     r.arrive(Round::kEveryone);
     if (recv) mover.move(at(send, displs[me], *stype), static_cast<std::size_t>(scounts[me]),
