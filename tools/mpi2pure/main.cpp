@@ -16,7 +16,9 @@
 #include "clang/Tooling/Tooling.h"
 #include "config.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "translate.h"
 
@@ -218,10 +220,21 @@ int main(int argc, char** argv) {
                                    "-Wno-everything", "-ferror-limit=20"};
   args.insert(args.end(), flags.begin(), flags.end());
   clang::tooling::FixedCompilationDatabase db(".", args);
-  clang::tooling::ClangTool tool(db, sources);
-  tool.mapVirtualFile(std::string(kWrapperDir) + "/mpi.h",
+  // The wrapper lives in a file system of its own over the real one. (Not
+  // ClangTool::mapVirtualFile: its files are not there when the header
+  // search list is built, which then drops the wrapper's directory as
+  // nonexistent and parses against the MPI header alone.)
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> wrapper(
+      new llvm::vfs::InMemoryFileSystem);
+  wrapper->addFile(std::string(kWrapperDir) + "/mpi.h", 0,
+                   llvm::MemoryBuffer::getMemBuffer(
 #include "mpi_wrapper.inc"
-  );
+                       ));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> files(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  files->pushOverlay(wrapper);
+  clang::tooling::ClangTool tool(db, sources,
+                                 std::make_shared<clang::PCHContainerOperations>(), files);
   auto factory = mpi2pure::make_action_factory(session);
   const int parsed = tool.run(factory.get());
   session.report.flush();

@@ -19,6 +19,9 @@
 #undef MPI_Errhandler_create
 #undef MPI_Errhandler_get
 #undef MPI_Errhandler_set
+#if OMPI_OMIT_MPI1_COMPAT_DECLS
+typedef void(MPI_Handler_function)(MPI_Comm*, int*, ...);
+#endif
 int MPI_Address(void* location, MPI_Aint* address);
 int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint* extent);
 int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint* displacement);
