@@ -66,6 +66,12 @@ suites:
                               256 and 1024) in one Pure process: peak resident
                               memory and the run's wall time against the rank
                               count, beside Open MPI at 2 and 8 processes
+  overlap [--quick] [--rounds N]
+                              an MPI_Iallreduce of 64 KiB to 4 MiB at 2 ranks (a core
+                              each) with computation between it and its wait, with
+                              and without MPI_Test calls in the computation: the
+                              share of the allreduce's time hidden, Pure against
+                              Open MPI, alternating within one run
   rma [--quick] [--rounds N]  one-sided latency (bench/rma.c: put, get and
                               fetch_and_op, each completed by a flush, under
                               lock_all): Pure in one process and across two,
@@ -609,6 +615,30 @@ cmd_queue() {
   show_report "$dir"
 }
 
+# -------------------------------------------------------------- overlap
+
+# bench/overlap.c at 2 ranks, one per core: Pure and Open MPI alternating.
+cmd_overlap() {
+  local rounds quick plot threshold
+  suite_options overlap 3 2 quick rounds -- "$@"
+  local args=() dir r pure_opts mpi_opts
+  [ -z "$quick" ] || args=(--quick)
+  build_release
+  dir=$(fresh_results overlap)
+  begin_with_ompi "$dir" overlap --rounds "$rounds"
+  coll_launch 2
+  for ((r = 1; r <= rounds; ++r)); do
+    printf 'bench: round %d/%d: Pure' "$r" "$rounds" >&2
+    bench_run "$dir" "pure.$r" impl=pure ranks=2 "round=$r" -- \
+      "$pure_root/tools/purerun" "${pure_opts[@]}" "$build/bench/bench_overlap_pure" "${args[@]}"
+    printf ', Open MPI' >&2
+    bench_run "$dir" "mpi.$r" impl=mpi ranks=2 "round=$r" -- \
+      mpirun "${mpi_opts[@]}" "${ompi_args[@]}" "$build/bench/bench_overlap_mpi" "${args[@]}"
+    printf '\n' >&2
+  done
+  show_report "$dir"
+}
+
 # ------------------------------------------------------------------ rma
 
 # One-sided latency (bench/rma.c): Pure with 2 rank threads, Pure with one
@@ -702,7 +732,7 @@ fi
 suite=$1
 shift
 case $suite in
-  p2p | internode | coll | tasks | apps | scale | rma | queue | floor) "cmd_$suite" "$@" ;;
+  p2p | internode | coll | overlap | tasks | apps | scale | rma | queue | floor) "cmd_$suite" "$@" ;;
   -h | --help) usage ;;
   *) usage >&2; echo "bench: unknown suite '$suite'" >&2; exit 2 ;;
 esac

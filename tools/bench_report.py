@@ -81,6 +81,8 @@ TARGETS = (
            "8 B allreduce >= 5x faster than Open MPI"),
     Target("coll", "shared cores", "barrier", 0, None, 5.0, True,
            "barrier >= 5x faster than Open MPI"),
+    Target("overlap", "", "tested", 1 << 20, (">=", 80.0), None, False,
+           "1 MiB Iallreduce at 2 ranks: at least 80 % of its time hidden behind computation"),
     Target("tasks", "", "worst ratio", None, ("<=", 1.10), None, False,
            "with tasks, imbalanced time \u2264 1.10 \u00d7 balanced"),
     Target("apps", "", "ported", None, None, 1.0, True,
@@ -823,6 +825,13 @@ def report_rma(ctx, runs, out):
     return bench_rma.report(ctx, runs, out)
 
 
+def report_overlap(ctx, runs, out):
+    sys.dont_write_bytecode = True
+    import bench_overlap  # the nonblocking allreduce hidden behind computation
+
+    return bench_overlap.report(ctx, runs, out)
+
+
 def report_apps(ctx, runs, out):
     sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
     import bench_apps  # the applications' report: their own result lines
@@ -835,6 +844,7 @@ REPORTS = {
     "internode": report_p2p,
     "coll": report_coll,
     "coll-threshold": report_threshold,
+    "overlap": report_overlap,
     "tasks": report_tasks,
     "apps": report_apps,
     "rma": report_rma,
