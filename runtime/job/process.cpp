@@ -217,6 +217,7 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
 int Process::run(const RankMain& entry, int argc, char** argv) {
   crash::install(proc_);
   running_.store(size(), std::memory_order_relaxed);
+  // Relaxed: the rank threads are started below, which orders it before them.
   abort_.unsettled.store(size(), std::memory_order_relaxed);
   // Before any other thread runs: the copies are taken from the segment.
   if (RankGlobals::wanted()) {
