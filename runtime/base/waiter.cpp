@@ -16,25 +16,19 @@ void Waiter::settle() {
   // Release: pairs with the acquire load in unwind_for_abort, so that every
   // read this rank made of a peer's memory happens before that peer unwinds
   // and frees it (the decrements form one release sequence).
-  abort_->unsettled.fetch_sub(1, std::memory_order_acq_rel);
+  if (abort_->unsettled.fetch_sub(1, std::memory_order_acq_rel) != 1 || !abort_->peers) return;
+  // The last one: ranks unwinding for an abort may be parked on the count.
+  for (int k = 0; k < abort_->peers->size(); ++k) abort_->peers->parker(k).notify();
 }
 
 void Waiter::unwind_for_abort() {
   settle();
-  // Rounds of sched_yield before a waiting thread sleeps between looks.
-  constexpr std::uint32_t kYieldRounds = 1024;
-  constexpr long kSleepNs = 200'000;
-  for (std::uint32_t round = 0;
-       abort_ && abort_->unsettled.load(std::memory_order_acquire) > 0; ++round) {
-    // With fibers, the ranks yet to settle may be on this very core.
-    if (fibers_ && fibers_->yield(fiber_)) {
-      if (round >= kFiberKernelYieldRounds) sched_yield();
-    } else if (round < kYieldRounds) {
-      sched_yield();
-    } else {
-      Parker::sleep_for(kSleepNs);
-    }
-  }
+  // No work: stealing a chunk would read another rank's memory again. The
+  // last to settle wakes us (settle above).
+  if (abort_)
+    wait_until([this] { return abort_->unsettled.load(std::memory_order_acquire) == 0; },
+               WaitSite{"the abort (waiting for every rank to stop)", -1, -1},
+               kWaitNoWork | kWaitIgnoreAbort);
   throw JobAborted{};
 }
 

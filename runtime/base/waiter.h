@@ -30,6 +30,7 @@
 #include "base/error.h"
 #include "base/fiber.h"
 #include "base/parker.h"
+#include "base/peers.h"
 #include "base/stats.h"
 #include "base/trace.h"
 #include "pure/run.hpp"
@@ -175,6 +176,9 @@ struct AbortState {
   // Ranks not yet settled nor finished: set to the rank count before they
   // start (Process::run).
   std::atomic<int> unsettled{0};
+  // The process's ranks, whom the last settlement wakes (ranks unwinding for
+  // the abort wait for it in the wait loop); set before they start.
+  const Peers* peers = nullptr;
 };
 
 // One thread's side of waiting: its Parker, its back-off policy, its place
@@ -205,8 +209,9 @@ class Waiter {
   const WaitStatus& status() const { return status_; }
   bool own_core() const { return policy_.own_core(); }
   bool aborted() const { return abort_ && abort_->code.load(std::memory_order_acquire) != 0; }
-  // The job aborted: settles, waits (yielding the core) until every rank of
-  // the process has settled or finished, then throws JobAborted.
+  // The job aborted: settles, waits (in the wait loop, with no work) until
+  // every rank of the process has settled or finished, then throws
+  // JobAborted.
   [[noreturn]] void unwind_for_abort();
   // This rank reads nothing of other ranks' any more: it unwinds for the
   // abort, or its program returned. Counts once.

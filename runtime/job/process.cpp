@@ -219,6 +219,7 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
   running_.store(size(), std::memory_order_relaxed);
   // Relaxed: the rank threads are started below, which orders it before them.
   abort_.unsettled.store(size(), std::memory_order_relaxed);
+  abort_.peers = &peers_;
   // Before any other thread runs: the copies are taken from the segment.
   if (RankGlobals::wanted()) {
     std::vector<int> world(static_cast<size_t>(size()));
