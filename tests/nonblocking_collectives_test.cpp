@@ -252,6 +252,70 @@ TEST_P(Nonblocking, LargeAllreduceAndReduceScatter) {
   });
 }
 
+// Large reductions in flight together, some in place and one with a
+// datatype that has gaps (packed and unpacked around the fold), waited in
+// the reverse of their order: every member's slice of every output is
+// written by another member while it waits on something else.
+TEST_P(Nonblocking, LargeReductionsInFlightTogether) {
+  expect_clean_run(n(), [&](int me, int size) {
+    const int count = 100003;
+    const std::size_t cc = static_cast<std::size_t>(count);
+    std::vector<std::vector<double>> in(3, std::vector<double>(cc)), out(3, std::vector<double>(cc, -1));
+    for (int c = 0; c < 3; ++c)
+      for (int i = 0; i < count; ++i)
+        in[static_cast<std::size_t>(c)][static_cast<std::size_t>(i)] = static_cast<double>(input(me, i + c));
+    std::vector<long long> inplace(cc);
+    for (int i = 0; i < count; ++i) inplace[static_cast<std::size_t>(i)] = input(me, i, 3);
+    PURE_Datatype gaps;  // every other int
+    EXPECT_PURE_OK(pure_type_vector(count, 1, 2, PURE_INT, &gaps));
+    EXPECT_PURE_OK(pure_type_commit(&gaps));
+    std::vector<int> gin(2 * cc, -5), gout(2 * cc, -7);
+    for (int i = 0; i < count; ++i) gin[2 * static_cast<std::size_t>(i)] = (i + me) % 1000;
+    // reduce_scatter with uneven blocks: member k gets k + 1 elements per 10.
+    std::vector<int> counts(static_cast<std::size_t>(size));
+    int total = 0;
+    for (int k = 0; k < size; ++k) total += counts[static_cast<std::size_t>(k)] = 10 * (k + 1) + 777;
+    std::vector<long long> rs_in(static_cast<std::size_t>(total)), rs_out(static_cast<std::size_t>(counts[static_cast<std::size_t>(me)]), -1);
+    for (int i = 0; i < total; ++i) rs_in[static_cast<std::size_t>(i)] = input(me, i, 5);
+    const int root = size - 1;
+    std::vector<PURE_Request> r(7);
+    EXPECT_PURE_OK(pure_iallreduce(in[0].data(), out[0].data(), count, PURE_DOUBLE, PURE_SUM, W, &r[0]));
+    EXPECT_PURE_OK(pure_iallreduce(PURE_IN_PLACE, inplace.data(), count, PURE_LONG_LONG, PURE_SUM, W, &r[1]));
+    EXPECT_PURE_OK(pure_ireduce(in[1].data(), out[1].data(), count, PURE_DOUBLE, PURE_MAX, root, W, &r[2]));
+    EXPECT_PURE_OK(pure_iallreduce(gin.data(), gout.data(), 1, gaps, PURE_MAX, W, &r[3]));
+    EXPECT_PURE_OK(pure_type_free(&gaps));
+    EXPECT_PURE_OK(pure_ireduce_scatter(rs_in.data(), rs_out.data(), counts.data(), PURE_LONG_LONG, PURE_SUM, W, &r[4]));
+    EXPECT_PURE_OK(pure_iallreduce(in[2].data(), out[2].data(), count, PURE_DOUBLE, PURE_MIN, W, &r[5]));
+    std::vector<double> own(in[2]);  // in place at the root: its input is its output
+    EXPECT_PURE_OK(pure_ireduce(me == 0 ? PURE_IN_PLACE : own.data(), own.data(), count, PURE_DOUBLE,
+                                PURE_SUM, 0, W, &r[6]));
+    for (std::size_t k = r.size(); k-- > 0;) EXPECT_PURE_OK(pure_wait(&r[k], PURE_STATUS_IGNORE));
+    for (int i = 0; i < count; ++i) {
+      const std::size_t ii = static_cast<std::size_t>(i);
+      ASSERT_EQ(out[0][ii], static_cast<double>(sum_inputs(0, size - 1, i))) << "allreduce, element " << i;
+      ASSERT_EQ(inplace[ii], sum_inputs(0, size - 1, i, 3)) << "allreduce in place, element " << i;
+      double most = -1e300, least = 1e300, sum2 = 0;
+      int gmost = 0;
+      for (int k = 0; k < size; ++k) {
+        most = std::max(most, static_cast<double>(input(k, i + 1)));
+        least = std::min(least, static_cast<double>(input(k, i + 2)));
+        sum2 += static_cast<double>(input(k, i + 2));
+        gmost = std::max(gmost, (i + k) % 1000);
+      }
+      if (me == root) ASSERT_EQ(out[1][ii], most) << "reduce to the last rank, element " << i;
+      if (me != root) ASSERT_EQ(out[1][ii], -1) << "reduce leaves non-roots' buffers alone";
+      ASSERT_EQ(gout[2 * ii], gmost) << "allreduce of a type with gaps, element " << i;
+      ASSERT_EQ(gout[2 * ii + 1], -7) << "the gaps stay untouched";
+      ASSERT_EQ(out[2][ii], least) << "allreduce min, element " << i;
+      if (me == 0) ASSERT_EQ(own[ii], sum2) << "reduce in place at the root, element " << i;
+    }
+    int first = 0;
+    for (int k = 0; k < me; ++k) first += counts[static_cast<std::size_t>(k)];
+    for (std::size_t i = 0; i < rs_out.size(); ++i)
+      ASSERT_EQ(rs_out[i], sum_inputs(0, size - 1, first + static_cast<int>(i), 5)) << "reduce_scatter, element " << i;
+  });
+}
+
 // A non-commutative op is applied in rank order: reduce (to every root),
 // allreduce, scan, exscan and reduce_scatter.
 TEST_P(Nonblocking, NonCommutativeOpsInRankOrder) {

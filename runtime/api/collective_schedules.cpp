@@ -200,7 +200,7 @@ int ireduce(const char* name, const void* sendbuf, void* recvbuf, long long coun
     launch_arg(c, to);
     ReductionArgs r = reduce_args(c, cm, sendbuf, recvbuf, count, datatype, op, root);
     reduction(c, cm, name, r, to,
-              [&](nbc::Schedule& s, const nbc::ReduceSpec& a) { nbc::reduce(s, a, root); });
+              [&](nbc::Schedule& s, const nbc::ReduceSpec& a) { nbc::reduce(s, cm, a, root); });
   });
 }
 
@@ -214,7 +214,7 @@ int iallreduce(const char* name, const void* sendbuf, void* recvbuf, long long c
     launch_arg(c, to);
     ReductionArgs r = allreduce_args(c, sendbuf, recvbuf, count, datatype, op);
     reduction(c, cm, name, r, to,
-              [&](nbc::Schedule& s, const nbc::ReduceSpec& a) { nbc::reduce(s, a, -1); });
+              [&](nbc::Schedule& s, const nbc::ReduceSpec& a) { nbc::reduce(s, cm, a, -1); });
   });
 }
 
@@ -243,7 +243,7 @@ int ireduce_scatter_block(const char* name, const void* sendbuf, void* recvbuf, 
     ReductionArgs r =
         reduce_scatter_block_args(c, cm, sendbuf, recvbuf, recvcount, datatype, op, &counts);
     reduction(c, cm, name, r, to, [&](nbc::Schedule& s, const nbc::ReduceSpec& a) {
-      nbc::reduce_scatter(s, a, counts);
+      nbc::reduce_scatter(s, cm, a, counts);
     });
   });
 }
@@ -265,7 +265,7 @@ int ireduce_scatter(const char* name, const void* sendbuf, void* recvbuf, const 
         reduce_scatter_args(c, cm, sendbuf, recvbuf, recvcounts_ints.data(), datatype, op);
     std::vector<int> counts(recvcounts_ints.data(), recvcounts_ints.data() + cm.size());
     reduction(c, cm, name, r, to, [&](nbc::Schedule& s, const nbc::ReduceSpec& a) {
-      nbc::reduce_scatter(s, a, counts);
+      nbc::reduce_scatter(s, cm, a, counts);
     });
   });
 }

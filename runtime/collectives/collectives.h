@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "collectives/dropbox.h"
 #include "collectives/member.h"
@@ -41,6 +43,24 @@ void reduce(Member& member, Comm& comm, const ReduceArgs& a, int root);
 void scan(Member& member, Comm& comm, const ReduceArgs& a, bool exclusive);
 // a.count is the total (the sum of recvcounts).
 void reduce_scatter(Member& member, Comm& comm, const ReduceArgs& a, const int* recvcounts);
+
+// The partitioned reducer's work, shared with the nonblocking reductions
+// that meet in memory (nonblocking/direct_reduce.cpp): member `me` of `n`
+// folds the items [begin, end) of its slice of every input, in rank order,
+// and writes them to each of `outs` (each points at where item `begin`
+// goes), through an accumulator the size of L1 kept in `acc`. Predefined
+// ops only (dense items).
+struct Slice {
+  std::size_t begin, end;
+};
+// The text of an Error for members whose data sizes differ: `member`
+// passes `bytes` (a check word, tagged or not) where `writer` passes
+// `writer_bytes`; `what` is "count" or "total count".
+std::string count_mismatch(const char* what, int member, long long bytes, int writer,
+                           long long writer_bytes);
+Slice partition_slice(const Reduction& red, int n, int me);
+void fold_slice(const Reduction& red, const void* const* ins, int n, void* const* outs, int nouts,
+                Slice s, std::vector<unsigned char>& acc);
 
 // Data movement; displacements count extents of the side's datatype.
 // `send` nullptr: in place (MPI_IN_PLACE at the root, or everywhere for the

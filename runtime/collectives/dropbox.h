@@ -50,6 +50,7 @@
 #include "base/parker.h"
 #include "base/peers.h"
 #include "collectives/call_log.h"
+#include "collectives/meetings.h"
 #include "collectives/ring.h"
 #include "comm/comm.h"
 
@@ -209,6 +210,8 @@ class Dropbox : public Comm::Part {
   }
   RingDone& reduce_done() { return reduce_done_; }
   AlltoallCursor& a2a_cursor(int member) { return a2a_cursors_[static_cast<std::size_t>(member)]; }
+  // Nonblocking collectives that run in memory meet here (meetings.h).
+  Meetings& meetings() { return meetings_; }
   // Which collective each member is in (call_log.h).
   CallLog& call_log(int member) { return call_logs_[static_cast<std::size_t>(member)]; }
   // Lines of the alltoall ring, sender-major then receiver then call; made
@@ -251,6 +254,7 @@ class Dropbox : public Comm::Part {
   std::unique_ptr<AlltoallCursor[]> a2a_cursors_;
   std::atomic<Line*> a2a_ring_{nullptr};
   std::unique_ptr<CallLog[]> call_logs_;
+  Meetings meetings_;
 };
 
 // The Dropbox of a communicator (its collective Part).

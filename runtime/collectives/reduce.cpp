@@ -69,13 +69,6 @@ void fold(const Reduction& red, const void* const* ins, int lo, int hi, std::siz
   for (int k = hi - 1; k >= lo; --k) red.combine(red.at(ins[k], first), acc, n);
 }
 
-std::string mismatch(const char* what, int member, long long bytes, int writer,
-                     long long writer_bytes) {
-  return std::string(what) + " mismatch: rank " + std::to_string(member) + " passes " +
-         std::to_string(check_bytes(bytes)) + " bytes of data but rank " +
-         std::to_string(writer) + " passes " + std::to_string(check_bytes(writer_bytes)) +
-         " (every rank must pass the same count and datatype)";
-}
 
 // The writer's check of what every member published, against member 0 (so
 // the message is the same whoever writes).
@@ -84,7 +77,7 @@ void check_members(Round& r, const char* what) {
   for (int k = 1; k < r.size(); ++k) {
     if (r.of(k).check != first)
       r.release_error(PURE_ERR_COUNT,
-                      mismatch(what, k, r.of(k).check, 0, static_cast<long long>(first)));
+                      count_mismatch(what, k, r.of(k).check, 0, static_cast<long long>(first)));
   }
 }
 
@@ -94,6 +87,44 @@ void local_copy(const ReduceArgs& a) {
 }
 
 }  // namespace
+
+std::string count_mismatch(const char* what, int member, long long bytes, int writer,
+                     long long writer_bytes) {
+  return std::string(what) + " mismatch: rank " + std::to_string(member) + " passes " +
+         std::to_string(check_bytes(bytes)) + " bytes of data but rank " +
+         std::to_string(writer) + " passes " + std::to_string(check_bytes(writer_bytes)) +
+         " (every rank must pass the same count and datatype)";
+}
+
+Slice partition_slice(const Reduction& red, int n, int me) {
+  // Slices start on cache-line boundaries (for line-aligned buffers) so no
+  // two members write the same line of an output.
+  const std::size_t per_line = std::max<std::size_t>(1, kCacheLine / red.stride());
+  std::size_t slice = (red.items() + static_cast<std::size_t>(n) - 1) / static_cast<std::size_t>(n);
+  slice = (slice + per_line - 1) / per_line * per_line;
+  const std::size_t begin = std::min(red.items(), slice * static_cast<std::size_t>(me));
+  return Slice{begin, std::min(red.items(), begin + slice)};
+}
+
+void fold_slice(const Reduction& red, const void* const* ins, int n, void* const* outs, int nouts,
+                Slice s, std::vector<unsigned char>& storage) {
+  if (s.end <= s.begin) return;
+  const std::size_t stride = red.stride();
+  const std::size_t per_line = std::max<std::size_t>(1, kCacheLine / stride);
+  const std::size_t chunk = std::max<std::size_t>(per_line, kChunkBytes / stride);
+  // The accumulator starts on a cache line, as the slices do (predefined
+  // ops only: its items are dense).
+  storage.resize(std::min(chunk, s.end - s.begin) * stride + kCacheLine);
+  void* acc = storage.data() + (kCacheLine - reinterpret_cast<std::uintptr_t>(storage.data()) %
+                                                kCacheLine) % kCacheLine;
+  for (std::size_t at = s.begin; at < s.end; at += chunk) {
+    const std::size_t m = std::min(chunk, s.end - at);
+    fold(red, ins, 0, n - 1, at, m, acc);
+    // In place, an output is also an input: slice items are read (above)
+    // before they are written, and only this member touches this slice.
+    for (int k = 0; k < nouts; ++k) std::memcpy(red.at(outs[k], at - s.begin), acc, m * stride);
+  }
+}
 
 // A peer whose count sent it down another path arrives on the other line,
 // or on its arrival line for flat combining or the partitioned reducer: we
@@ -128,7 +159,7 @@ const unsigned char* pair_receive(Round& r, const void* in, std::size_t bytes) {
     }
     const std::int64_t c0 = me == 0 ? ours : theirs;
     const std::int64_t c1 = me == 0 ? theirs : ours;
-    const std::string message = mismatch("count", 1, c1, 0, c0);
+    const std::string message = count_mismatch("count", 1, c1, 0, c0);
     // The peer's count may have sent it down a path with a writer (member
     // 0) whose release it waits for: as member 0, release the error.
     if (me == 0) r.release_error(PURE_ERR_COUNT, message);
@@ -283,7 +314,7 @@ void ring_reduce_root(Member& member, Comm& comm, const char* call, const void* 
                         collective_site(call, k, comm));
     }
     if (slot.check != static_cast<std::int64_t>(red.bytes()) && error.empty())
-      error = mismatch("count", k, slot.check, me, static_cast<long long>(red.bytes()));
+      error = count_mismatch("count", k, slot.check, me, static_cast<long long>(red.bytes()));
     ins[k] = red.view_at(slot.payload.data);
     // The contributors run ahead of the root (that is what the ring is
     // for): their next slot is likely written already, so start fetching it.
@@ -335,34 +366,14 @@ void partitioned(Member& member, Comm& comm, const ReduceArgs& a, const Reductio
   }
 
   const int n = r.size();
+  const Slice slice = partition_slice(red, n, r.me());
   std::vector<const void*> ins(static_cast<std::size_t>(n));
-  std::vector<void*> outs;
+  std::vector<void*> outs;  // where our slice goes in each output
   for (int k = 0; k < n; ++k) {
     ins[static_cast<std::size_t>(k)] = r.of(k).payload.p.in;
-    if (root < 0 || k == root) outs.push_back(r.of(k).payload.p.out);
+    if (root < 0 || k == root) outs.push_back(red.at(r.of(k).payload.p.out, slice.begin));
   }
-  // Slices start on cache-line boundaries (for line-aligned buffers) so no
-  // two members write the same line of an output.
-  const std::size_t stride = red.stride();
-  const std::size_t per_line = std::max<std::size_t>(1, kCacheLine / stride);
-  std::size_t slice = (red.items() + static_cast<std::size_t>(n) - 1) / static_cast<std::size_t>(n);
-  slice = (slice + per_line - 1) / per_line * per_line;
-  const std::size_t begin = std::min(red.items(), slice * static_cast<std::size_t>(r.me()));
-  const std::size_t end = std::min(red.items(), begin + slice);
-  const std::size_t chunk = std::max<std::size_t>(per_line, kChunkBytes / stride);
-  // The accumulator starts on a cache line, as the slices do (predefined
-  // ops only: its items are dense).
-  std::vector<unsigned char>& storage = scratch.acc;
-  storage.resize(std::min(chunk, end - begin) * stride + kCacheLine);
-  void* acc = storage.data() + (kCacheLine - reinterpret_cast<std::uintptr_t>(storage.data()) %
-                                                kCacheLine) % kCacheLine;
-  for (std::size_t at = begin; at < end; at += chunk) {
-    const std::size_t m = std::min(chunk, end - at);
-    fold(red, ins.data(), 0, n - 1, at, m, acc);
-    // In place, an output is also an input: slice items are read (above)
-    // before they are written, and only this member touches this slice.
-    for (void* o : outs) std::memcpy(red.at(o, at), acc, m * stride);
-  }
+  fold_slice(red, ins.data(), n, outs.data(), static_cast<int>(outs.size()), slice, scratch.acc);
   r.next();
   r.barrier();  // every slice is written and nobody reads our buffers any more
   if (has_output) red.store_output(out, a.recv);

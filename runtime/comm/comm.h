@@ -73,6 +73,8 @@ class Comm {
 
   // The collectives' shared state (a collectives::Dropbox).
   Part& collective() const { return *collective_; }
+  // Shared, for what must outlive a pure_comm_free (a running schedule).
+  const std::shared_ptr<Part>& collective_ref() const { return collective_; }
   void set_collective(std::shared_ptr<Part> part) { collective_ = std::move(part); }
 
   // Members in several processes: the MPI side (a net::CommNet) and this

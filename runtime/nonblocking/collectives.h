@@ -16,6 +16,10 @@
 //   reduce_scatter  ring reduce-scatter (commutative ops), else reduce to
 //                rank 0 and scatter
 //   scan, exscan recursive doubling
+// Except: reduce, allreduce and reduce_scatter with a predefined op on a
+// communicator whose members all live in this process meet in memory
+// (direct_reduce.cpp): every member folds a slice of all inputs straight
+// into the outputs, with no message.
 //   gather(v), scatter(v), allgather(v), alltoall(v,w): one round in which
 //                every block goes straight to where it belongs
 //   neighbour collectives: one round, a message per edge of the topology
@@ -106,10 +110,19 @@ struct ReduceSpec {
   OpRef op;
 };
 
-// root < 0: allreduce.
-void reduce(Schedule& s, const ReduceSpec& a, int root);
+// root < 0: allreduce. `comm` is the communicator the collective was
+// called on: when meets_in_memory, these run in memory (direct_reduce.cpp),
+// else as messages (reductions.cpp).
+void reduce(Schedule& s, Comm& comm, const ReduceSpec& a, int root);
 // a.count is the total, the sum of recvcounts.
-void reduce_scatter(Schedule& s, const ReduceSpec& a, const std::vector<int>& recvcounts);
+void reduce_scatter(Schedule& s, Comm& comm, const ReduceSpec& a,
+                    const std::vector<int>& recvcounts);
+// Whether reductions with `op` on `comm` run in memory: a predefined op and
+// every member in this process; the same answer on every member.
+bool meets_in_memory(const Comm& comm, const OpRef& op);
+void direct_reduce(Schedule& s, Comm& comm, const ReduceSpec& a, int root);
+void direct_reduce_scatter(Schedule& s, Comm& comm, const ReduceSpec& a,
+                           const std::vector<int>& recvcounts);
 void scan(Schedule& s, const ReduceSpec& a, bool exclusive);
 // The reduction of the other group's inputs: at the root (root as above),
 // or at every member (root kEveryMember: allreduce).

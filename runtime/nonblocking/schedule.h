@@ -54,6 +54,10 @@ class Schedule final : public Operation {
   Schedule& operator=(const Schedule&) = delete;
 
   int rank() const { return rank_; }
+  // The first initiation count the schedule took: the same on every member.
+  std::uint64_t first() const { return first_; }
+  // Whether an error was recorded (error() below) in this activation.
+  bool failed() const { return error_ != PURE_SUCCESS; }
   int size() const { return size_; }
   const char* call() const { return call_; }
 
