@@ -271,10 +271,10 @@ TEST_P(Nonblocking, LargeReductionsInFlightTogether) {
     EXPECT_PURE_OK(pure_type_commit(&gaps));
     std::vector<int> gin(2 * cc, -5), gout(2 * cc, -7);
     for (int i = 0; i < count; ++i) gin[2 * static_cast<std::size_t>(i)] = (i + me) % 1000;
-    // reduce_scatter with uneven blocks: member k gets k + 1 elements per 10.
+    // reduce_scatter with uneven blocks (over 16 KiB in all, so in memory).
     std::vector<int> counts(static_cast<std::size_t>(size));
     int total = 0;
-    for (int k = 0; k < size; ++k) total += counts[static_cast<std::size_t>(k)] = 10 * (k + 1) + 777;
+    for (int k = 0; k < size; ++k) total += counts[static_cast<std::size_t>(k)] = 10 * (k + 1) + 2777;
     std::vector<long long> rs_in(static_cast<std::size_t>(total)), rs_out(static_cast<std::size_t>(counts[static_cast<std::size_t>(me)]), -1);
     for (int i = 0; i < total; ++i) rs_in[static_cast<std::size_t>(i)] = input(me, i, 5);
     const int root = size - 1;
@@ -302,12 +302,13 @@ TEST_P(Nonblocking, LargeReductionsInFlightTogether) {
         sum2 += static_cast<double>(input(k, i + 2));
         gmost = std::max(gmost, (i + k) % 1000);
       }
-      if (me == root) ASSERT_EQ(out[1][ii], most) << "reduce to the last rank, element " << i;
-      if (me != root) ASSERT_EQ(out[1][ii], -1) << "reduce leaves non-roots' buffers alone";
+      ASSERT_EQ(out[1][ii], me == root ? most : -1)
+          << "reduce to the last rank (non-roots' buffers untouched), element " << i;
       ASSERT_EQ(gout[2 * ii], gmost) << "allreduce of a type with gaps, element " << i;
       ASSERT_EQ(gout[2 * ii + 1], -7) << "the gaps stay untouched";
       ASSERT_EQ(out[2][ii], least) << "allreduce min, element " << i;
-      if (me == 0) ASSERT_EQ(own[ii], sum2) << "reduce in place at the root, element " << i;
+      ASSERT_EQ(own[ii], me == 0 ? sum2 : in[2][ii])
+          << "reduce in place at the root (others' buffers untouched), element " << i;
     }
     int first = 0;
     for (int k = 0; k < me; ++k) first += counts[static_cast<std::size_t>(k)];

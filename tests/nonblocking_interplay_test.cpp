@@ -312,40 +312,70 @@ TEST(NonblockingErrors, CountMismatchIsReportedAtCompletion) {
   EXPECT_NE(res.err.find("PURE_ERR_TRUNCATE"), std::string::npos) << res.err;
 }
 
-// Reductions run in memory when every member lives in the process
-// (nonblocking/direct_reduce.cpp): members that pass different counts are
-// told so by every wait, with the sizes, and no output is touched. Under
+// Reductions of 16 KiB and more run in memory when every member lives in
+// the process (nonblocking/direct_reduce.cpp): members that pass different counts are
+// told so by every wait, with the sizes, and no output is touched; so are
+// members in different reductions, or with other roots or recvcounts. Under
 // PURE_ERRORS_RETURN the communicator stays usable.
 TEST(NonblockingErrors, ReductionCountMismatchIsReportedByEveryMember) {
   const JobResult res = run_ranks_capturing(3, [&](int me, int) {
-    std::vector<double> in(8, 1.0), out(8, -1.0);
+    std::vector<double> in(4096, 1.0), out(4096, -1.0);
     PURE_Request r;
-    EXPECT_PURE_OK(pure_iallreduce(in.data(), out.data(), me == 1 ? 4 : 8, PURE_DOUBLE, PURE_SUM, W, &r));
+    EXPECT_PURE_OK(
+        pure_iallreduce(in.data(), out.data(), me == 1 ? 2048 : 4096, PURE_DOUBLE, PURE_SUM, W, &r));
     pure_wait(&r, PURE_STATUS_IGNORE);
   });
   EXPECT_NE(res.code, 0);
   EXPECT_NE(res.err.find("pure_wait"), std::string::npos) << res.err;
-  EXPECT_NE(res.err.find("count mismatch: rank 1 passes 32 bytes of data but rank 0 passes 64"),
+  EXPECT_NE(res.err.find("count mismatch: rank 1 passes 16384 bytes of data but rank 0 passes 32768"),
             std::string::npos)
       << res.err;
   EXPECT_NE(res.err.find("PURE_ERR_COUNT"), std::string::npos) << res.err;
 }
 
-TEST(NonblockingErrors, ReductionCountMismatchReturnedThenTheCommWorks) {
+TEST(NonblockingErrors, ReductionDisagreementsReturnedThenTheCommWorks) {
   expect_clean_run(4, [&](int me, int size) {
     EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_RETURN));
-    std::vector<long long> in(1000, me + 1), out(1000, -1);
+    std::vector<long long> in(4000, me + 1), out(4000, -1);
     PURE_Request r[3];
-    EXPECT_PURE_OK(pure_iallreduce(in.data(), out.data(), me == 2 ? 999 : 1000, PURE_LONG_LONG,
+    EXPECT_PURE_OK(pure_iallreduce(in.data(), out.data(), me == 2 ? 3999 : 4000, PURE_LONG_LONG,
                                    PURE_SUM, W, &r[0]));
-    EXPECT_PURE_OK(pure_ireduce_scatter_block(in.data(), out.data(), me == 0 ? 200 : 250,
+    EXPECT_PURE_OK(pure_ireduce_scatter_block(in.data(), out.data(), me == 0 ? 800 : 1000,
                                               PURE_LONG_LONG, PURE_SUM, W, &r[1]));
-    EXPECT_PURE_OK(pure_ireduce(in.data(), out.data(), me == 3 ? 10 : 11, PURE_LONG_LONG, PURE_MAX,
+    EXPECT_PURE_OK(pure_ireduce(in.data(), out.data(), me == 3 ? 2100 : 2200, PURE_LONG_LONG, PURE_MAX,
                                 1, W, &r[2]));
     for (PURE_Request& q : r) EXPECT_EQ(pure_wait(&q, PURE_STATUS_IGNORE), PURE_ERR_COUNT);
     for (long long v : out) ASSERT_EQ(v, -1) << "an output was written despite the mismatch";
+    // Same byte counts, other disagreements: the call (an allreduce against
+    // a reduce_scatter_block of the same bytes, a reduce against an
+    // allreduce), the root, the recvcounts.
+    const std::vector<int> even(static_cast<std::size_t>(size), 1000), uneven = [&] {
+      std::vector<int> c(static_cast<std::size_t>(size), 1000);
+      c[0] = 800;
+      c[1] = 1200;
+      return c;
+    }();
+    PURE_Request d[4];
+    if (me == 1)
+      EXPECT_PURE_OK(pure_ireduce_scatter_block(in.data(), out.data(), 1000, PURE_LONG_LONG,
+                                                PURE_SUM, W, &d[0]));
+    else
+      EXPECT_PURE_OK(pure_iallreduce(in.data(), out.data(), 4000, PURE_LONG_LONG, PURE_SUM, W, &d[0]));
+    if (me == 0)
+      EXPECT_PURE_OK(pure_ireduce(in.data(), out.data(), 4000, PURE_LONG_LONG, PURE_SUM, 0, W, &d[1]));
+    else
+      EXPECT_PURE_OK(pure_iallreduce(in.data(), out.data(), 4000, PURE_LONG_LONG, PURE_SUM, W, &d[1]));
+    EXPECT_PURE_OK(pure_ireduce(in.data(), out.data(), 4000, PURE_LONG_LONG, PURE_SUM,
+                                me == 3 ? 2 : 1, W, &d[2]));
+    EXPECT_PURE_OK(pure_ireduce_scatter(in.data(), out.data(), me == 2 ? uneven.data() : even.data(),
+                                        PURE_LONG_LONG, PURE_SUM, W, &d[3]));
+    EXPECT_EQ(pure_wait(&d[0], PURE_STATUS_IGNORE), PURE_ERR_OTHER);
+    EXPECT_EQ(pure_wait(&d[1], PURE_STATUS_IGNORE), PURE_ERR_OTHER);
+    EXPECT_EQ(pure_wait(&d[2], PURE_STATUS_IGNORE), PURE_ERR_ROOT);
+    EXPECT_EQ(pure_wait(&d[3], PURE_STATUS_IGNORE), PURE_ERR_COUNT);
+    for (long long v : out) ASSERT_EQ(v, -1) << "an output was written despite the mismatch";
     PURE_Request ok;
-    EXPECT_PURE_OK(pure_iallreduce(in.data(), out.data(), 1000, PURE_LONG_LONG, PURE_SUM, W, &ok));
+    EXPECT_PURE_OK(pure_iallreduce(in.data(), out.data(), 4000, PURE_LONG_LONG, PURE_SUM, W, &ok));
     EXPECT_PURE_OK(pure_wait(&ok, PURE_STATUS_IGNORE));
     for (long long v : out) ASSERT_EQ(v, static_cast<long long>(size) * (size + 1) / 2);
   });

@@ -16,10 +16,10 @@
 //   reduce_scatter  ring reduce-scatter (commutative ops), else reduce to
 //                rank 0 and scatter
 //   scan, exscan recursive doubling
-// Except: reduce, allreduce and reduce_scatter with a predefined op on a
-// communicator whose members all live in this process meet in memory
-// (direct_reduce.cpp): every member folds a slice of all inputs straight
-// into the outputs, with no message.
+// Except: reduce, allreduce and reduce_scatter of at least kInMemoryBytes
+// with a predefined op on a communicator whose members all live in this
+// process meet in memory (direct_reduce.cpp): every member folds a slice of
+// all inputs straight into the outputs, with no message.
 //   gather(v), scatter(v), allgather(v), alltoall(v,w): one round in which
 //                every block goes straight to where it belongs
 //   neighbour collectives: one round, a message per edge of the topology
@@ -117,9 +117,18 @@ void reduce(Schedule& s, Comm& comm, const ReduceSpec& a, int root);
 // a.count is the total, the sum of recvcounts.
 void reduce_scatter(Schedule& s, Comm& comm, const ReduceSpec& a,
                     const std::vector<int>& recvcounts);
-// Whether reductions with `op` on `comm` run in memory: a predefined op and
-// every member in this process; the same answer on every member.
-bool meets_in_memory(const Comm& comm, const OpRef& op);
+// Whether a reduction of `bytes` (in all: reduce_scatter's total) with `op`
+// on `comm` runs in memory: a predefined op, at least kInMemoryBytes, and
+// every member in this process. The same answer on every member whose
+// arguments agree with the others'. Members whose counts straddle the
+// threshold take different paths and never meet: the job ends with the
+// deadlock report instead of the count mismatch.
+bool meets_in_memory(const Comm& comm, const OpRef& op, std::size_t bytes);
+// Below this, the two meetings of the in-memory reduction cost more than
+// the messages of the point-to-point schedule (tools/bench.sh overlap
+// sizes, docs/perf-notes.md "Nonblocking collectives": 2 ranks, a core
+// each; not measured with ranks sharing cores).
+constexpr std::size_t kInMemoryBytes = 16 << 10;
 void direct_reduce(Schedule& s, Comm& comm, const ReduceSpec& a, int root);
 void direct_reduce_scatter(Schedule& s, Comm& comm, const ReduceSpec& a,
                            const std::vector<int>& recvcounts);

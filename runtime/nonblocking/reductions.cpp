@@ -239,7 +239,8 @@ void allreduce_ring(Schedule& s, const ReduceSpec& a, const Items& it, void* acc
 }  // namespace
 
 void reduce(Schedule& s, Comm& comm, const ReduceSpec& a, int root) {
-  if (meets_in_memory(comm, a.op)) return direct_reduce(s, comm, a, root);
+  if (meets_in_memory(comm, a.op, a.count * a.type.type->size()))
+    return direct_reduce(s, comm, a, root);
   Items it(s, a, a.count);
   const std::size_t N = it.items();
   const int me = s.rank();
@@ -271,7 +272,8 @@ void reduce(Schedule& s, Comm& comm, const ReduceSpec& a, int root) {
 
 void reduce_scatter(Schedule& s, Comm& comm, const ReduceSpec& a,
                     const std::vector<int>& recvcounts) {
-  if (meets_in_memory(comm, a.op)) return direct_reduce_scatter(s, comm, a, recvcounts);
+  if (meets_in_memory(comm, a.op, a.count * a.type.type->size()))
+    return direct_reduce_scatter(s, comm, a, recvcounts);
   Items it(s, a, a.count);
   const int n = s.size(), me = s.rank();
   const std::size_t per = a.count ? it.items() / a.count : 0;  // items per element
