@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
            "\"slices\":%d}\n",
            c.size, o.batches, o.slices);
   double sink = 1.0;
-  static const size_t kSizes[] = {64 << 10, 256 << 10, 1 << 20, 4 << 20};
+  static const size_t kSizes[] = {8, 1 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20};
   for (size_t i = 0; i < sizeof kSizes / sizeof kSizes[0]; ++i) measure(&c, &o, kSizes[i], &sink);
   if (sink == 0) printf("{}\n"); /* never: keeps the computation's result alive */
   free(c.send);

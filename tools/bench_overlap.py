@@ -42,7 +42,7 @@ def report(ctx, runs, out):
                 continue
             top = max(rs, key=lambda r: r["tested_pct"])
             best_tested[impl, b] = top["tested_pct"]
-            out("%-9s %-9s %10.1f %10.1f %10.1f %10.1f %7.1f %% (%4.1f) %7.1f %% (%4.1f)",
+            out("%-9s %-9s %10.2f %10.2f %10.2f %10.2f %7.1f %% (%4.1f) %7.1f %% (%4.1f)",
                 label(b), name, top["coll_us"], top["compute_us"], top["tested_us"],
                 top["waited_us"], top["tested_pct"], median([r["tested_pct"] for r in rs]),
                 max(r["waited_pct"] for r in rs), median([r["waited_pct"] for r in rs]))
