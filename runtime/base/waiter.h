@@ -241,9 +241,14 @@ class Waiter {
 
   // A poll (test, iprobe) found nothing. A program that polls in a loop
   // never enters the wait loop, so with fibers each empty poll lets the next
-  // rank of the core run: it may be the one the poll waits for.
+  // rank of the core run: it may be the one the poll waits for. Every
+  // kPollMissesPerKernelYield-th miss also offers the core to the kernel:
+  // what the poll waits for may be another process's thread on this host
+  // (each process sizes its waiting by its own ranks), which a loop of
+  // polls would otherwise starve.
   void poll_missed() {
     if (fibers_) fibers_->yield(fiber_);
+    if (++polls_missed_ % kPollMissesPerKernelYield == 0) sched_yield();
   }
   // Hands the core on for a moment: to the next fiber of this core, else to
   // the kernel.
@@ -264,6 +269,8 @@ class Waiter {
   static constexpr std::uint32_t kDrainAfterRounds = 128;
   // A thread waiting on another process polls MPI at least this often.
   static constexpr long kRemotePollNs = 50'000;
+  // See poll_missed().
+  static constexpr std::uint32_t kPollMissesPerKernelYield = 64;
   // A fiber that has waited this many rounds also offers its core to other
   // threads at each turn, should the job share the machine.
   static constexpr std::uint32_t kFiberKernelYieldRounds = 64;
@@ -279,6 +286,7 @@ class Waiter {
   void leave(const WaitSite& site, std::uint64_t began, trace::How how);
 
   Parker parker_;
+  std::uint32_t polls_missed_ = 0;  // the rank's own: only its thread polls
   const BackoffPolicy policy_;
   Fibers* const fibers_;
   const int fiber_;
