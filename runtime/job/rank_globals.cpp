@@ -100,9 +100,12 @@ Registry& registry() {
   return r;
 }
 
-// The rank's RankShared, found through a global: each copy holds its own
-// rank's, the segment itself nullptr.
-RankShared* g_rank_shared = nullptr;
+// The rank's RankShared is found from its delta: each copy's mapping holds,
+// just past the copy of the segment's last page, a pointer to its rank's.
+// The runtime is a shared library, so none of its own globals lie in the
+// program's segment. The address of that word in the segment's own terms
+// (the first page boundary at or after its end); 0 before the first job.
+std::uintptr_t g_shared_slot = 0;
 
 // Whether a page of the segment may hold something other than zeros:
 // /proc/self/pagemap says whether it was ever written (present or swapped
@@ -164,13 +167,14 @@ RankGlobals::RankGlobals(int ranks, const std::vector<int>& world_of_local) {
   const std::uintptr_t file_last = std::min(round_up(s.file_end, page), last);
   pure_rank_segment_start = s.start;
   pure_rank_segment_size = s.end - s.start;
+  g_shared_slot = last;
 
   Registry& reg = registry();
   std::lock_guard<std::mutex> lock(reg.mutex);
   PageMap pages;
   for (int i = 0; i < ranks; ++i) {
     auto c = std::make_unique<Copy>();
-    c->mapped = (last - first) + align;
+    c->mapped = (last - first) + align + page;  // the page past the copy holds the slot
     c->mapping = mmap(nullptr, c->mapped, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (c->mapping == MAP_FAILED)
@@ -205,7 +209,8 @@ RankGlobals::RankGlobals(int ranks, const std::vector<int>& world_of_local) {
     c->shared.index = i;
     c->shared.world = world_of_local[static_cast<size_t>(i)];
     RankShared* mine = &c->shared;
-    std::memcpy(reinterpret_cast<char*>(&g_rank_shared) + c->delta, &mine, sizeof mine);
+    std::memcpy(reinterpret_cast<void*>(last + static_cast<std::uintptr_t>(c->delta)), &mine,
+                sizeof mine);
     copies_.push_back(std::move(c));
   }
 }
@@ -259,7 +264,12 @@ void RankGlobals::finish(int index) {
 
 RankShared* RankGlobals::current() {
   if (pure_rank_delta == 0) return nullptr;
-  return *static_cast<RankShared**>(rank_address(&g_rank_shared));
+  RankShared* shared;
+  std::memcpy(&shared,
+              reinterpret_cast<const void*>(g_shared_slot +
+                                            static_cast<std::uintptr_t>(pure_rank_delta)),
+              sizeof shared);
+  return shared;
 }
 
 }  // namespace pure

@@ -48,3 +48,18 @@ int run(const Config& config, const RankMain& entry, int argc, char** argv) {
 }
 
 }  // namespace pure
+
+// Pure::main's body (job/main_entry.cpp), kept here so that the part of the
+// program's link that is Pure's own, libpure_main.a, needs nothing of the
+// C++ runtime: a C program links with cc as it would with mpicc.
+extern "C" int pure_run_main(int argc, char** argv, int (*entry)(int, char**)) {
+  try {
+    pure::Config config = pure::Config::from_env();
+    return pure::run(config, entry, argc, argv);
+  } catch (const pure::ConfigError& e) {
+    // A problem found once MPI is up was reported by one process already
+    // (cluster.cpp, fail_config); every process gets an empty message.
+    if (*e.what()) std::fprintf(stderr, "pure: invalid configuration:\n%s", e.what());
+    return 2;
+  }
+}

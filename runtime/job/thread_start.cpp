@@ -19,7 +19,7 @@
 
 #include <cerrno>
 #include <cstdint>
-#include <new>
+#include <cstdlib>
 
 #include "pure/compat.h"
 
@@ -30,12 +30,18 @@ extern "C" int __interceptor_pthread_create(pthread_t*, const pthread_attr_t*,
 namespace {
 
 using PthreadCreate = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+PthreadCreate g_real_pthread_create = nullptr;
 
+// Looked up once; threads that race here store the same value. A builtin
+// atomic rather than a function-local static, whose guard is libstdc++'s.
 PthreadCreate real_pthread_create() {
-  static const PthreadCreate real =
-      __interceptor_pthread_create != nullptr
-          ? &__interceptor_pthread_create
-          : reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
+  PthreadCreate real = __atomic_load_n(&g_real_pthread_create, __ATOMIC_RELAXED);
+  if (!real) {
+    real = __interceptor_pthread_create != nullptr
+               ? &__interceptor_pthread_create
+               : reinterpret_cast<PthreadCreate>(dlsym(RTLD_NEXT, "pthread_create"));
+    __atomic_store_n(&g_real_pthread_create, real, __ATOMIC_RELAXED);
+  }
   return real;
 }
 
@@ -48,7 +54,7 @@ struct Start {
 
 void* start_in_rank(void* p) {
   const Start start = *static_cast<Start*>(p);
-  delete static_cast<Start*>(p);
+  std::free(p);
   pure_rank_delta = start.delta;
   if (start.locale != LC_GLOBAL_LOCALE) uselocale(start.locale);
   return start.routine(start.arg);
@@ -61,7 +67,7 @@ struct C11Start {
 
 void* start_c11(void* p) {
   const C11Start start = *static_cast<C11Start*>(p);
-  delete static_cast<C11Start*>(p);
+  std::free(p);
   // thrd_join reads the int back from the pointer, as glibc's own does.
   return reinterpret_cast<void*>(static_cast<std::intptr_t>(start.routine(start.arg)));
 }
@@ -78,20 +84,22 @@ int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*routin
   PthreadCreate real = real_pthread_create();
   if (!real) return EAGAIN;
   if (pure_rank_delta == 0) return real(thread, attr, routine, arg);  // no rank's thread
-  auto* start = new (std::nothrow) Start{routine, arg, pure_rank_delta, uselocale(nullptr)};
+  auto* start = static_cast<Start*>(std::malloc(sizeof(Start)));
   if (!start) return EAGAIN;
+  *start = Start{routine, arg, pure_rank_delta, uselocale(nullptr)};
   const int rc = real(thread, attr, start_in_rank, start);
-  if (rc != 0) delete start;
+  if (rc != 0) std::free(start);
   return rc;
 }
 
 // <threads.h>: thrd_t is pthread_t; thrd_success 0, thrd_error 2, thrd_nomem 3.
 int thrd_create(pthread_t* thread, int (*routine)(void*), void* arg) {
-  auto* start = new (std::nothrow) C11Start{routine, arg};
+  auto* start = static_cast<C11Start*>(std::malloc(sizeof(C11Start)));
   if (!start) return 3;
+  *start = C11Start{routine, arg};
   const int rc = pthread_create(thread, nullptr, start_c11, start);
   if (rc == 0) return 0;
-  delete start;
+  std::free(start);
   return rc == EAGAIN ? 3 : 2;
 }
 
