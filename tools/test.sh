@@ -1,49 +1,90 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds and runs every test:
-#   1. the Release tree in build/ and its whole ctest suite, then the tests
-#      labelled "concurrency" (those that run rank threads) again with
-#      PURE_FIBERS=off;
-#   2. an MPICH tree in build-mpich/ and the multi-process tests (label
-#      "multiproc") against it; the Release tree ran them against Open MPI;
-#   3. a ThreadSanitizer tree in build-tsan/ (GCC) and the concurrency tests,
-#      with fibers and with PURE_FIBERS=off; then the same with Clang's
-#      ThreadSanitizer in build-tsan-clang/ (the two instrument atomics and
-#      fences differently: GCC's ignores atomic_thread_fence). The fence-based
-#      handshakes neither can check have litmus tests (tests/litmus_test.cpp)
-#      in the Release tree.
-# Also checks that include/pure/mpi.h matches pure.h. Exits non-zero when any
-# step fails; the last line is a one-line summary. Works from any directory.
+# Installs what is missing, builds and runs the tests, in one of three tiers:
+#
+#   tools/test.sh           (CI, the README's command; about 30 min from a
+#                           fresh clone on 2 cores, packages included)
+#     1. the Release tree in build/ and every test of the default tier once
+#        (the tests labelled "heavy" are left to --full), then the tests
+#        labelled "concurrency" (those that run rank threads) again with
+#        PURE_FIBERS=off; the multi-process tests run here against Open MPI;
+#     2. an MPICH tree in build-mpich/ and the multi-process tests (label
+#        "multiproc") against it;
+#     3. a ThreadSanitizer tree built by Clang in build-tsan-clang/ and the
+#        concurrency tests, with fibers and with PURE_FIBERS=off. Clang's
+#        instruments fences (GCC's ignores atomic_thread_fence); the
+#        fence-based handshakes neither can check have litmus tests
+#        (tests/litmus_test.cpp) in the Release tree.
+#   tools/test.sh --quick   (the inner loop; a few minutes on a built tree)
+#     the tests labelled "quick" in build/: the unit tests, one run of each
+#     layer's suite, the translator's golden tests, and one multi-process
+#     job per MPI library (build-mpich/ is built when missing).
+#   tools/test.sh --full    (before resolving a change to a concurrency
+#                           protocol, the wait loop or memory ordering)
+#     the default tier with the heavy tests too (2^31-byte messages, apps at
+#     32-80 ranks, the traced reruns of whole suites), and a second
+#     ThreadSanitizer tree built by GCC in build-tsan/, with fibers and with
+#     PURE_FIBERS=off.
+#
+# Also checks that include/pure/mpi.h matches pure.h. Prints a table of each
+# step's time at the end; exits non-zero when any step fails; the last line
+# is a one-line summary. Works from any directory.
 set -uo pipefail
+
+tier=default
+case ${1:-} in
+  "") ;;
+  --quick) tier=quick ;;
+  --full) tier=full ;;
+  -h | --help)
+    sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    exit 0 ;;
+  *)
+    echo "test.sh: unknown option '$1' (expected --quick, --full or nothing)" >&2
+    exit 2 ;;
+esac
+
+start=$SECONDS
 # shellcheck source=tools/deps.sh
 source "$(dirname "${BASH_SOURCE[0]}")/deps.sh" || exit 1
 cd "$pure_root" || exit 1
 
-start=$SECONDS
 failed=()
 passed=()
+step_names=()
+step_times=()
+step_status=()
+step_names+=("packages (tools/deps.sh)")
+step_times+=($((SECONDS - start)))
+step_status+=(ok)
 
 section() { printf '\n==== %s\n' "$*"; }
 
 # Each step's output is also kept, so that the end of the run can repeat
 # what failed: a CI log is often read from its tail only, and a failing step
-# may be followed by half an hour of passing ones.
+# may be followed by many passing ones.
 step_logs=$(mktemp -d)
 trap 'rm -rf "$step_logs"' EXIT
 failed_logs=()
 
-# step NAME CMD...: runs CMD, records NAME as passed or failed.
+# step NAME CMD...: runs CMD, records NAME as passed or failed, and its time.
 step() {
-  local name=$1
+  local name=$1 began=$SECONDS
   shift
   section "$name"
   local log="$step_logs/$((${#passed[@]} + ${#failed[@]})).log"
-  if "$@" 2>&1 | tee "$log"; then
+  local status=0
+  "$@" 2>&1 | tee "$log" || status=1
+  step_names+=("$name")
+  step_times+=($((SECONDS - began)))
+  if [ "$status" -eq 0 ]; then
     passed+=("$name")
+    step_status+=(ok)
     return 0
   fi
   echo "test.sh: $name FAILED"
   failed+=("$name")
   failed_logs+=("$log")
+  step_status+=(FAILED)
   return 1
 }
 
@@ -64,74 +105,96 @@ if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; t
   no_aslr=(setarch "$(uname -m)" -R)
 fi
 
+# The heavy tests run in --full only.
+heavy=()
+[ "$tier" = full ] || heavy=(-LE heavy)
+# ctest_in DIR [ctest options]: ctest with two jobs, failures shown.
+ctest_in() {
+  local dir=$1
+  shift
+  ctest --test-dir "$dir" -j2 --output-on-failure "$@"
+}
+
 step "mpi.h is up to date" bash tools/gen-mpi-header.sh --check
 
-# The concurrency tests run twice: as built (ranks that share a core are
-# fibers, runtime/base/fiber.h) and with PURE_FIBERS=off, where they are threads
-# the kernel runs at the same time (tests/harness.h reads it).
-if step "Release build (build/)" pure_build_release --verbose; then
-  step "Release tests" ctest --test-dir build -j2 --output-on-failure --timeout 600
-  step "Release concurrency tests, PURE_FIBERS=off" env PURE_FIBERS=off \
-    ctest --test-dir build -L concurrency -j2 --output-on-failure --timeout 600 --no-tests=error
-fi
-
 # Jobs of several processes against the second MPI library (MPICH): the
-# multi-process tests only, in their own tree.
+# multi-process programs only, in their own tree, without LTO (its tests
+# check behaviour, and the library's link-time optimisation is the Release
+# tree's).
 mpich_build() {
-  cmake -S . -B build-mpich -DPURE_MPI=mpich -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_APPS=OFF \
-    -DPURE_BUILD_TRANSLATOR=OFF \
-    -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+  cmake -S . -B build-mpich -G Ninja -DPURE_MPI=mpich -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_APPS=OFF \
+    -DPURE_BUILD_TRANSLATOR=OFF -DPURE_LTO=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null &&
     cmake --build build-mpich -j2 --target multiproc_check multiproc_comms exit_codes rma_check pgas_check
 }
-if step "MPICH build (build-mpich/)" mpich_build; then
-  step "MPICH multi-process tests" \
-    ctest --test-dir build-mpich -L multiproc -j2 --output-on-failure --timeout 300 --no-tests=error
-fi
 
-# The whole p2p, collective and task suites run again with every job traced
-# (tests/CMakeLists.txt, *_traced) in the Release tree; under the sanitizers
-# the suites run once, tracing hooks included (trace_test).
-traced_reruns='_traced$'
+if [ "$tier" = quick ]; then
+  if step "Release build (build/)" pure_build_release; then
+    step "quick tests" ctest_in build -L quick --timeout 300 --no-tests=error
+  fi
+  if step "MPICH build (build-mpich/)" mpich_build; then
+    step "MPICH multi-process job" ctest_in build-mpich -L quick -L multiproc --timeout 300 \
+      --no-tests=error
+  fi
+else
+  # The concurrency tests run twice: as built (ranks that share a core are
+  # fibers, runtime/base/fiber.h) and with PURE_FIBERS=off, where they are
+  # threads the kernel runs at the same time (tests/harness.h reads it).
+  if step "Release build (build/)" pure_build_release --verbose; then
+    step "Release tests" ctest_in build "${heavy[@]}" --timeout 600 \
+      --output-junit "$pure_root/build/Testing/release.xml"
+    step "Release concurrency tests, PURE_FIBERS=off" env PURE_FIBERS=off \
+      ctest_in build -L concurrency "${heavy[@]}" --timeout 600 --no-tests=error
+  fi
+  if step "MPICH build (build-mpich/)" mpich_build; then
+    step "MPICH multi-process tests" \
+      ctest_in build-mpich -L multiproc "${heavy[@]}" --timeout 300 --no-tests=error
+  fi
 
-# Assertions stay on in this tree (no -DNDEBUG): the runtime's asserts check
-# protocol invariants that only concurrency exercises.
-tsan_build() {
-  cmake -S . -B build-tsan -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_TRANSLATOR=OFF \
-    -DPURE_BUILD_APPS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" &&
-    cmake --build build-tsan -j2
-}
-if step "ThreadSanitizer build (build-tsan/)" tsan_build; then
-  export TSAN_OPTIONS=${TSAN_OPTIONS:-second_deadlock_stack=1}
-  step "ThreadSanitizer concurrency tests" "${no_aslr[@]}" \
-    ctest --test-dir build-tsan -L concurrency -E "$traced_reruns" -j2 --output-on-failure \
-    --timeout 900 --no-tests=error
-  step "ThreadSanitizer concurrency tests, PURE_FIBERS=off" env PURE_FIBERS=off "${no_aslr[@]}" \
-    ctest --test-dir build-tsan -L concurrency -E "$traced_reruns" -j2 --output-on-failure \
-    --timeout 900 --no-tests=error
-fi
-
-clang_tsan_build() {
-  cmake -S . -B build-tsan-clang -G Ninja -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-    -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_TRANSLATOR=OFF -DPURE_BUILD_APPS=OFF \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" &&
-    cmake --build build-tsan-clang -j2
-}
-if step "Clang ThreadSanitizer build (build-tsan-clang/)" clang_tsan_build; then
-  step "Clang ThreadSanitizer concurrency tests" "${no_aslr[@]}" \
-    ctest --test-dir build-tsan-clang -L concurrency -E "$traced_reruns" -j2 \
-    --output-on-failure --timeout 900 --no-tests=error
-  step "Clang ThreadSanitizer concurrency tests, PURE_FIBERS=off" env PURE_FIBERS=off "${no_aslr[@]}" \
-    ctest --test-dir build-tsan-clang -L concurrency -E "$traced_reruns" -j2 \
-    --output-on-failure --timeout 900 --no-tests=error
+  # tsan_tree NAME DIR [cmake options]: a ThreadSanitizer tree and the
+  # concurrency tests in it, with fibers and with PURE_FIBERS=off. Assertions
+  # stay on (no -DNDEBUG): the runtime's asserts check protocol invariants
+  # that only concurrency exercises. The traced reruns of whole suites stay
+  # out: under the sanitizer the suites run once, tracing hooks included
+  # (trace_test).
+  tsan_build() {
+    local dir=$1
+    shift
+    cmake -S . -B "$dir" -G Ninja -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF \
+      -DPURE_BUILD_TRANSLATOR=OFF -DPURE_BUILD_APPS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" "$@" \
+      >/dev/null && cmake --build "$dir" -j2
+  }
+  tsan_tree() {
+    local name=$1 dir=$2
+    shift 2
+    if step "$name build ($dir/)" tsan_build "$dir" "$@"; then
+      export TSAN_OPTIONS=${TSAN_OPTIONS:-second_deadlock_stack=1}
+      step "$name concurrency tests" "${no_aslr[@]}" \
+        ctest --test-dir "$dir" -j2 --output-on-failure -L concurrency "${heavy[@]}" \
+        -E '_traced$' --timeout 900 --no-tests=error
+      step "$name concurrency tests, PURE_FIBERS=off" env PURE_FIBERS=off "${no_aslr[@]}" \
+        ctest --test-dir "$dir" -j2 --output-on-failure -L concurrency "${heavy[@]}" \
+        -E '_traced$' --timeout 900 --no-tests=error
+    fi
+  }
+  tsan_tree "Clang ThreadSanitizer" build-tsan-clang -DCMAKE_C_COMPILER=clang-14 \
+    -DCMAKE_CXX_COMPILER=clang++-14
+  if [ "$tier" = full ]; then
+    tsan_tree "GCC ThreadSanitizer" build-tsan
+  fi
 fi
 
 elapsed=$((SECONDS - start))
 duration="$((elapsed / 60)) min $((elapsed % 60)) s"
+section "Time per step ($tier tier)"
+for i in "${!step_names[@]}"; do
+  printf '%7s  %-6s  %s\n' "$((step_times[i] / 60))m$(printf '%02d' $((step_times[i] % 60)))s" \
+    "${step_status[i]}" "${step_names[i]}"
+done
+printf '%7s          %s\n' "$((elapsed / 60))m$(printf '%02d' $((elapsed % 60)))s" "total"
 echo
 if [ ${#failed[@]} -eq 0 ]; then
-  echo "test.sh: PASS (${#passed[@]} steps in $duration)"
+  echo "test.sh: PASS ($tier tier: ${#passed[@]} steps in $duration)"
   exit 0
 fi
 for i in "${!failed[@]}"; do
@@ -140,5 +203,5 @@ for i in "${!failed[@]}"; do
 done
 echo
 failed_list=$(printf '%s; ' "${failed[@]}")
-echo "test.sh: FAIL: ${failed_list%; } (${#passed[@]} passed, ${#failed[@]} failed, $duration)"
+echo "test.sh: FAIL: ${failed_list%; } ($tier tier: ${#passed[@]} passed, ${#failed[@]} failed, $duration)"
 exit 1
