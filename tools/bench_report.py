@@ -103,6 +103,14 @@ TARGETS = (
            "8 B put+flush across processes within 1.2x of Open MPI's (ratio >= 0.83x)"),
     Target("rma", "across processes vs Open MPI", "get", 8, None, 1 / 1.2, True,
            "8 B get+flush across processes within 1.2x of Open MPI's (ratio >= 0.83x)"),
+    Target("build", "", "hello", None, ("<=", 2.0), None, False,
+           "purecc -O2 -o hello hello.c within 2x mpicc's time"),
+    Target("build", "", "link", None, ("<=", 2.0), None, False,
+           "a hello world's link with purecc within 2x mpicc's"),
+    Target("build", "", "cmake", None, ("<=", 2.0), None, False,
+           "a find_package(Pure) program's link within 2x a find_package(MPI) one's"),
+    Target("build", "", "make", None, ("<=", 3.0), None, False,
+           "make -j2 of 40 small MPI programs with purecc within 3x mpicc's (translation included)"),
     Target("scale", "", "KiB per rank", None, ("<=", 64.0), None, False,
            "memory at most 64 KiB per rank plus a fixed base"),
     Target("scale", "", "wall time", 4096, ("<", 5.0), None, False,
@@ -832,6 +840,13 @@ def report_overlap(ctx, runs, out):
     return bench_overlap.report(ctx, runs, out)
 
 
+def report_build(ctx, runs, out):
+    sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
+    import bench_build  # building programs: purecc against mpicc
+
+    return bench_build.report(ctx, runs, out)
+
+
 def report_apps(ctx, runs, out):
     sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
     import bench_apps  # the applications' report: their own result lines
@@ -852,6 +867,7 @@ REPORTS = {
     "scale": report_scale,
     "queue": report_queue,
     "floor": report_floor,
+    "build": report_build,
 }
 
 # ------------------------------------------------------------------ commands
