@@ -7,6 +7,10 @@
 # configures and builds the Release tree.
 
 pure_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# ccache (the build's compiler launcher when installed) rewrites paths under
+# the checkout as relative ones, so that another clone on the same machine
+# (CI's) finds the objects this one compiled.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$pure_root}
 
 # What a fresh Debian 12 machine lacks for configure, build, test and bench.
 # openmpi-bin brings mpirun (and openssh-client, which its launcher wants);
@@ -17,7 +21,7 @@ pure_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Debian only recommends). tools/bench_report.py runs on Debian's python3;
 # matplotlib draws the figures of tools/bench.sh --plot and tools/trace_plot.py.
 pure_packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   libhwloc-dev libboost-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin
   libmpich-dev mpich
