@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds and runs the tests, in one of three tiers:
 #
-#   tools/test.sh           (CI, the README's command; about 30 min from a
-#                           fresh clone on 2 cores, packages included)
+#   tools/test.sh           (CI, the README's command; its budget is in the
+#                           README's "Testing")
 #     1. the Release tree in build/ and every test of the default tier once
 #        (the tests labelled "heavy" are left to --full), then the tests
 #        labelled "concurrency" (those that run rank threads) again with
@@ -14,7 +14,7 @@
 #        instruments fences (GCC's ignores atomic_thread_fence); the
 #        fence-based handshakes neither can check have litmus tests
 #        (tests/litmus_test.cpp) in the Release tree.
-#   tools/test.sh --quick   (the inner loop; a few minutes on a built tree)
+#   tools/test.sh --quick   (the inner loop, on a built tree)
 #     the tests labelled "quick" in build/: the unit tests, one run of each
 #     layer's suite, the translator's golden tests, and one multi-process
 #     job per MPI library (build-mpich/ is built when missing).
@@ -150,7 +150,7 @@ else
   # One job at a time: MPICH's processes poll at full speed, and two jobs of
   # several processes each on 2 cores starved each other past the timeout
   # (multiproc_p2p_rankmap and multiproc_coll_rankmap, side by side, in a
-  # fresh-clone run; 1 s each alone).
+  # fresh-clone run; alone, each passes at once).
   if step "MPICH build (build-mpich/)" mpich_build; then
     step "MPICH multi-process tests" ctest --test-dir build-mpich -j1 --output-on-failure \
       -L multiproc "${heavy[@]}" --timeout 300 --no-tests=error

@@ -15,11 +15,15 @@ function(run what)
   set(output "${out}" PARENT_SCOPE)
 endfunction()
 
-function(expect_ring program)
+# expect_output(PROGRAM TEXT): PROGRAM on 3 ranks prints exactly TEXT.
+function(expect_output program text)
   run("running ${program}" ${prefix}/bin/purerun -n 3 ${program})
-  if(NOT output STREQUAL "ring: token 3 after 3 ranks, hops 1\n")
-    message(FATAL_ERROR "${program} printed '${output}'")
+  if(NOT output STREQUAL text)
+    message(FATAL_ERROR "${program} printed '${output}', not '${text}'")
   endif()
+endfunction()
+function(expect_ring program)
+  expect_output(${program} "ring: token 3 after 3 ranks, hops 1\n")
 endfunction()
 
 run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix})
@@ -40,10 +44,7 @@ expect_ring(${WORK}/user/ring)
 # and -link-info (PURECC_QUERY_STYLE=mpich: purecc then refuses -showme, as
 # MPICH's wrapper does).
 function(expect_sum program)
-  run("running ${program}" ${prefix}/bin/purerun -n 3 ${program})
-  if(NOT output STREQUAL "sum: 6 over 3 ranks\n")
-    message(FATAL_ERROR "${program} printed '${output}'")
-  endif()
+  expect_output(${program} "sum: 6 over 3 ranks\n")
 endfunction()
 run("FindMPI with CC=purecc" ${CMAKE_COMMAND} -S ${FINDMPI} -B ${WORK}/findmpi_cc
   -DCMAKE_C_COMPILER=${prefix}/bin/purecc -DCMAKE_BUILD_TYPE=Release)
