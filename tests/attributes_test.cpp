@@ -18,7 +18,7 @@ namespace pure_testing {
 namespace {
 
 class Attributes : public testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Ranks, Attributes, testing::Values(2, 4, 16), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(Ranks, Attributes, pure_testing::rank_sweep({2, 4, 16}), rank_count_name);
 
 // What the callbacks saw, per rank (ranks are threads: thread_local).
 struct Log {

@@ -10,6 +10,7 @@
 
 #include "pure/pure.h"
 #include "job_config.h"
+#include "rank_sweep.h"
 #include "pure/run.hpp"
 
 #define EXPECT_PURE_OK(expr) EXPECT_EQ(PURE_SUCCESS, (expr)) << #expr

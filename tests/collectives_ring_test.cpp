@@ -23,7 +23,7 @@ using coll_test::run_ranks;
 namespace {
 
 class Collectives : public testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Ranks, Collectives, testing::Values(2, 3, 4, 8, 16),
+INSTANTIATE_TEST_SUITE_P(Ranks, Collectives, pure_testing::rank_sweep({2, 3, 4, 8, 16}),
                          coll_test::rank_count_name);
 
 // ---- small bcast and reduce through the rings (runtime/collectives/ring.h) ----

@@ -121,7 +121,7 @@ void expect_all(const std::vector<T>& got, const std::function<T(int)>& want, co
 }
 
 class Collectives : public testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Ranks, Collectives, testing::Values(2, 3, 4, 8, 16),
+INSTANTIATE_TEST_SUITE_P(Ranks, Collectives, pure_testing::rank_sweep({2, 3, 4, 8, 16}),
                          coll_test::rank_count_name);
 
 template <class T>

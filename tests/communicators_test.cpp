@@ -17,7 +17,7 @@ using coll_test::run_ranks_capturing;
 namespace {
 
 class Communicators : public testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Ranks, Communicators, testing::Values(2, 3, 4, 8, 16),
+INSTANTIATE_TEST_SUITE_P(Ranks, Communicators, pure_testing::rank_sweep({2, 3, 4, 8, 16}),
                          coll_test::rank_count_name);
 
 TEST_P(Communicators, DupIsCongruentAndSeparatesTraffic) {

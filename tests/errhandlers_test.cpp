@@ -18,7 +18,7 @@ namespace pure_testing {
 namespace {
 
 class Errhandlers : public testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Ranks, Errhandlers, testing::Values(2, 4, 16), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(Ranks, Errhandlers, pure_testing::rank_sweep({2, 4, 16}), rank_count_name);
 
 struct Seen {
   std::vector<PURE_Comm> comms;

@@ -17,7 +17,7 @@ namespace pure_testing {
 namespace {
 
 class Groups : public testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Ranks, Groups, testing::Values(2, 3, 4, 8, 16), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(Ranks, Groups, pure_testing::rank_sweep({2, 3, 4, 8, 16}), rank_count_name);
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 

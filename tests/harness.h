@@ -24,6 +24,7 @@
 
 #include "pure/pure.h"
 #include "job_config.h"
+#include "rank_sweep.h"
 #include "pure/run.hpp"
 
 extern "C" char** environ;
@@ -33,9 +34,9 @@ extern "C" char** environ;
 
 namespace pure_testing {
 
-// The rank counts every concurrency test runs with (the CI machine has two
+// The rank counts most concurrency suites run with (the CI machine has two
 // cores, so 8 and 16 exercise oversubscription).
-inline const auto kRankCounts = testing::Values(2, 4, 8, 16);
+inline const auto kRankCounts = rank_sweep({2, 4, 8, 16});
 
 inline std::string rank_count_name(const testing::TestParamInfo<int>& info) {
   return "ranks" + std::to_string(info.param);

@@ -17,7 +17,7 @@ namespace pure_testing {
 namespace {
 
 class Intercomms : public testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Ranks, Intercomms, testing::Values(2, 3, 4, 8, 16), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(Ranks, Intercomms, pure_testing::rank_sweep({2, 3, 4, 8, 16}), rank_count_name);
 
 TEST_P(Intercomms, CreateAndQuery) {
   expect_clean_run(GetParam(), [](int rank, int size) {

@@ -289,7 +289,7 @@ void check_grid(Form f, PURE_Comm cart, int rank, int ndims) {
 }
 
 class NeighbourForms : public testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Ranks, NeighbourForms, testing::Values(2, 3, 4, 8, 16), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(Ranks, NeighbourForms, pure_testing::rank_sweep({2, 3, 4, 8, 16}), rank_count_name);
 
 TEST_P(NeighbourForms, EveryFormOnGrids) {
   expect_clean_run(GetParam(), [](int rank, int size) {

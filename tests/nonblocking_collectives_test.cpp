@@ -24,7 +24,7 @@ class Nonblocking : public testing::TestWithParam<int> {
  protected:
   int n() const { return GetParam(); }
 };
-INSTANTIATE_TEST_SUITE_P(, Nonblocking, testing::Values(2, 3, 4, 5, 8, 16), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(, Nonblocking, pure_testing::rank_sweep({2, 3, 4, 5, 8, 16}), rank_count_name);
 
 
 // Every collective started, in one order on every rank, then completed in

@@ -24,7 +24,7 @@ class NonblockingAmong : public testing::TestWithParam<int> {
  protected:
   int n() const { return GetParam(); }
 };
-INSTANTIATE_TEST_SUITE_P(, NonblockingAmong, testing::Values(2, 3, 4, 5, 8, 16), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(, NonblockingAmong, pure_testing::rank_sweep({2, 3, 4, 5, 8, 16}), rank_count_name);
 
 // Nonblocking collectives outstanding on the world, a duplicate and a split
 // while the ranks run blocking collectives and point-to-point on the same

@@ -23,7 +23,7 @@ class PersistentCollectives : public testing::TestWithParam<int> {
  protected:
   int n() const { return GetParam(); }
 };
-INSTANTIATE_TEST_SUITE_P(, PersistentCollectives, testing::Values(2, 3, 4, 8, 16), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(, PersistentCollectives, pure_testing::rank_sweep({2, 3, 4, 8, 16}), rank_count_name);
 
 // The buffers of one set of persistent collectives and the checks of their
 // results. Inputs depend on the run, so that a run that reused an earlier

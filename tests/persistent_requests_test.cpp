@@ -21,7 +21,7 @@ class Persistent : public testing::TestWithParam<int> {
  protected:
   int n() const { return GetParam(); }
 };
-INSTANTIATE_TEST_SUITE_P(, Persistent, testing::Values(2, 3, 4, 8, 16), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(, Persistent, pure_testing::rank_sweep({2, 3, 4, 8, 16}), rank_count_name);
 
 int right_of(int rank, int size) { return (rank + 1) % size; }
 int left_of(int rank, int size) { return (rank + size - 1) % size; }

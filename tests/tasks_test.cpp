@@ -269,7 +269,7 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Combine(testing::Values(pure::ChunkPolicy::single, pure::ChunkPolicy::guided),
                      testing::Values(pure::StealPolicy::random, pure::StealPolicy::numa,
                                      pure::StealPolicy::sticky),
-                     testing::Values(2, 4, 8, 16)),
+                     pure_testing::rank_sweep({2, 4, 8, 16})),
     [](const testing::TestParamInfo<Policies>& info) {
       return std::string(name_of(std::get<0>(info.param))) + "_" +
              name_of(std::get<1>(info.param)) + "_ranks" + std::to_string(std::get<2>(info.param));
@@ -355,7 +355,7 @@ TEST_P(TasksStealWhileBlocked, BlockedRanksRunChunks) {
 INSTANTIATE_TEST_SUITE_P(
     Calls, TasksStealWhileBlocked,
     testing::Combine(testing::Values(Blocked::recv, Blocked::barrier, Blocked::allreduce),
-                     testing::Values(2, 4, 8, 16)),
+                     pure_testing::rank_sweep({2, 4, 8, 16})),
     [](const testing::TestParamInfo<std::tuple<Blocked, int>>& info) {
       const Blocked b = std::get<0>(info.param);
       return std::string(b == Blocked::recv ? "recv" : b == Blocked::barrier ? "barrier" : "allreduce") +
@@ -510,7 +510,7 @@ TEST_P(TasksHelpersAndRanks, ShareTheWork) {
   }, config);
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, TasksHelpersAndRanks, testing::Values(1, 2, 4, 16),
+INSTANTIATE_TEST_SUITE_P(Ranks, TasksHelpersAndRanks, pure_testing::rank_sweep({1, 2, 4, 16}),
                          rank_count_name);
 
 // ------------------------------------------------------------------ nesting

@@ -165,7 +165,7 @@ TEST_P(Trace, HasATrackPerRankSlicesAndArrows) {
   EXPECT_EQ(slices_by_tid[0].count("chunk") + steal_flows.size(), 2u) << "rank 0 ran the chunks nobody stole";
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, Trace, testing::Values(2, 4, 8), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(Ranks, Trace, pure_testing::rank_sweep({2, 4, 8}), rank_count_name);
 
 TEST(TraceLimit, TheOldestEventsAreDroppedAndCounted) {
   pure::Config c;

@@ -10,7 +10,8 @@
 #     2. an MPICH tree in build-mpich/ and the multi-process tests (label
 #        "multiproc") against it;
 #     3. a ThreadSanitizer tree built by Clang in build-tsan-clang/ and the
-#        concurrency tests, with fibers and with PURE_FIBERS=off. Clang's
+#        concurrency tests, with fibers and with PURE_FIBERS=off, their rank
+#        sweeps sampled (tests/harness.h, rank_sweep). Clang's
 #        instruments fences (GCC's ignores atomic_thread_fence); the
 #        fence-based handshakes neither can check have litmus tests
 #        (tests/litmus_test.cpp) in the Release tree.
@@ -21,9 +22,9 @@
 #   tools/test.sh --full    (before resolving a change to a concurrency
 #                           protocol, the wait loop or memory ordering)
 #     the default tier with the heavy tests too (2^31-byte messages, apps at
-#     32-80 ranks, the traced reruns of whole suites), and a second
-#     ThreadSanitizer tree built by GCC in build-tsan/, with fibers and with
-#     PURE_FIBERS=off.
+#     32-80 ranks, the traced reruns of whole suites), every rank count of
+#     the sweeps under ThreadSanitizer, and a second ThreadSanitizer tree
+#     built by GCC in build-tsan/, with fibers and with PURE_FIBERS=off.
 #
 # Also checks that include/pure/mpi.h matches pure.h. Prints a table of each
 # step's time at the end; exits non-zero when any step fails; the last line
@@ -36,7 +37,7 @@ case ${1:-} in
   --quick) tier=quick ;;
   --full) tier=full ;;
   -h | --help)
-    sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   *)
     echo "test.sh: unknown option '$1' (expected --quick, --full or nothing)" >&2
@@ -162,11 +163,16 @@ else
   # that only concurrency exercises. The traced reruns of whole suites stay
   # out: under the sanitizer the suites run once, tracing hooks included
   # (trace_test).
+  # The default tier samples the rank sweeps there (tests/harness.h,
+  # rank_sweep); --full runs every count.
+  tsan_sweeps=sampled
+  [ "$tier" = full ] && tsan_sweeps=full
   tsan_build() {
     local dir=$1
     shift
     cmake -S . -B "$dir" -G Ninja -DPURE_SANITIZE=thread -DPURE_BUILD_BENCH=OFF \
-      -DPURE_BUILD_TRANSLATOR=OFF -DPURE_BUILD_APPS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DPURE_BUILD_TRANSLATOR=OFF -DPURE_BUILD_APPS=OFF -DPURE_TEST_SWEEPS="$tsan_sweeps" \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" "$@" \
       >/dev/null && cmake --build "$dir" -j2
   }
