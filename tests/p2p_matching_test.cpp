@@ -223,6 +223,28 @@ TEST_P(Matching, RequestFreeOnCompletedAndActiveRequests) {
   });
 }
 
+// MPI_Request_free on an active receive: the receive still completes, even
+// when its message is sent only after the free and the receiver goes
+// straight on to finalize (which must wait for it, not call it pending).
+TEST_P(Matching, FreedReceiveCompletesInFinalize) {
+  std::vector<std::vector<char>> freed_bufs(static_cast<size_t>(n()), std::vector<char>(64));
+  expect_clean_run(n(), [&](int rank, int) {
+    const int partner = rank ^ 1;
+    PURE_Request req;
+    EXPECT_PURE_OK(pure_irecv(freed_bufs[static_cast<size_t>(rank)].data(), 64, PURE_BYTE, partner,
+                              20, W, &req));
+    EXPECT_PURE_OK(pure_request_free(&req));
+    // Only now may the partner send what the freed receive takes.
+    EXPECT_PURE_OK(pure_send(nullptr, 0, PURE_BYTE, partner, 21, W));
+    EXPECT_PURE_OK(pure_recv(nullptr, 0, PURE_BYTE, partner, 21, W, PURE_STATUS_IGNORE));
+    const auto data = make_payload(64, key_of(rank, 20));
+    EXPECT_PURE_OK(pure_send(data.data(), 64, PURE_BYTE, partner, 20, W));
+  });
+  for (int r = 0; r < n(); ++r)
+    EXPECT_TRUE(payload_ok(freed_bufs[static_cast<size_t>(r)].data(), 64, key_of(r ^ 1, 20)))
+        << "rank " << r << "'s freed receive";
+}
+
 TEST_P(Matching, CancelAPendingReceive) {
   expect_clean_run(n(), [&](int rank, int) {
     const int partner = rank ^ 1;

@@ -96,11 +96,13 @@ int pure_finalize(void) {
                              std::to_string(err));
     }
     // Finish what MPI lets a program leave behind: buffered sends still in
-    // flight and requests freed while active. Unfinished receives are the
-    // program's error, reported rather than left to hang.
+    // flight and requests freed while active, receives too (their messages
+    // may still be on the way). Unfinished receives the program still holds
+    // are its error, reported rather than left to hang.
     c.rank.bsend_buffer().flush(c.rank.p2p());
-    c.rank.wait_until([&] { return c.rank.p2p().pending_sends() == 0; },
-                      WaitSite{"pure_finalize", -1, -1});
+    c.rank.wait_until(
+        [&] { return c.rank.p2p().pending_sends() == 0 && c.rank.p2p().freed_receives() == 0; },
+        WaitSite{"pure_finalize", -1, -1});
     if (std::size_t n = c.rank.p2p().pending_receives())
       fail(PURE_ERR_PENDING, "%zu receive(s) still pending at finalize", n);
     finish_pgas(c);

@@ -92,6 +92,14 @@ std::size_t Endpoint::pending_receives() const {
   return matcher_.posted() + (remote_ ? remote_->pending_receives() : 0);
 }
 
+std::size_t Endpoint::freed_receives() const {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < matcher_.end(); ++i)
+    if (const Request* r = matcher_.at(i)) n += r->detached;
+  for (const Request* r : detached_) n += r->kind == Request::Kind::recv;
+  return n;
+}
+
 // ---------------------------------------------------------------- send side
 
 // Claims the next slot towards `dest`, writes the envelope and lets

@@ -114,6 +114,10 @@ class Endpoint {
   // What is still in flight, checked by finalize.
   std::size_t pending_sends() const;
   std::size_t pending_receives() const;
+  // Of those, the receives the program freed while active
+  // (pure_request_free): they must still complete, so finalize waits for
+  // them where it reports the others.
+  std::size_t freed_receives() const;
   // Freed cancelled sends whose announcement a receiver still holds: the
   // requests free_request could not return to the pool yet.
   std::size_t unreturned_requests() const { return unreturned_.size(); }
