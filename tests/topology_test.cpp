@@ -17,7 +17,7 @@ namespace pure_testing {
 namespace {
 
 class Topologies : public testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Ranks, Topologies, testing::Values(2, 3, 4, 8, 16), rank_count_name);
+INSTANTIATE_TEST_SUITE_P(Ranks, Topologies, pure_testing::rank_sweep({2, 3, 4, 8, 16}), rank_count_name);
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
@@ -350,6 +350,23 @@ TEST_P(Topologies, DistributedGraphs) {
                                                    PURE_WEIGHTS_EMPTY, PURE_INFO_NULL, 0, &dg));
     EXPECT_PURE_OK(pure_neighbor_allgather(&rank, 1, PURE_INT, nullptr, 0, PURE_INT, dg));
     EXPECT_PURE_OK(pure_comm_free(&dg));
+    // No edges through the general form. MPI: the graph is unweighted only
+    // when PURE_UNWEIGHTED was given; null or PURE_WEIGHTS_EMPTY weights
+    // (no edges to weigh) leave it weighted.
+    const int* no_edges[] = {nullptr, PURE_WEIGHTS_EMPTY, PURE_UNWEIGHTED};
+    for (const int* w : no_edges) {
+      EXPECT_PURE_OK(
+          pure_dist_graph_create(PURE_COMM_WORLD, 0, nullptr, nullptr, nullptr, w,
+                                 PURE_INFO_NULL, 0, &dg));
+      EXPECT_PURE_OK(pure_dist_graph_neighbors_count(dg, &indeg, &outdeg, &weighted));
+      EXPECT_EQ(indeg, 0);
+      EXPECT_EQ(outdeg, 0);
+      EXPECT_EQ(weighted, w == PURE_UNWEIGHTED ? 0 : 1)
+          << (w == nullptr ? "null" : w == PURE_WEIGHTS_EMPTY ? "PURE_WEIGHTS_EMPTY"
+                                                                : "PURE_UNWEIGHTED")
+          << " weights";
+      EXPECT_PURE_OK(pure_comm_free(&dg));
+    }
   });
 }
 

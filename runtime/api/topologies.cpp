@@ -338,11 +338,12 @@ int pure_dist_graph_create(PURE_Comm comm_old, int n, const int sources[], const
       fail(PURE_ERR_ARG, "null weights with %d edges (PURE_UNWEIGHTED for none)", edges);
     if (!comm_dist_graph) fail(PURE_ERR_ARG, "null comm_dist_graph pointer");
     Context cx = c.rank.context();
-    // Weighted unless PURE_UNWEIGHTED (PURE_WEIGHTS_EMPTY: weighted, no edges here).
-    const int* w = weights == PURE_UNWEIGHTED ? nullptr : weights;
+    // Weighted unless PURE_UNWEIGHTED, as MPI defines the flag: a null array
+    // or PURE_WEIGHTS_EMPTY with no edges here is still weighted.
+    const bool weighted = weights != PURE_UNWEIGHTED;
     *comm_dist_graph = install(
-        c, cm, topo::dist_graph(cx, cm, n, sources, degrees, destinations, w,
-                                "pure_dist_graph_create"));
+        c, cm, topo::dist_graph(cx, cm, n, sources, degrees, destinations,
+                                weighted ? weights : nullptr, weighted, "pure_dist_graph_create"));
   });
 }
 

@@ -52,7 +52,7 @@ std::unique_ptr<Comm> cart_sub(Context& cx, Comm& cart, const int* remain, const
 
 std::unique_ptr<Comm> dist_graph(Context& cx, Comm& old, int n, const int* sources,
                                  const int* degrees, const int* destinations, const int* weights,
-                                 const char* call) {
+                                 bool weighted_here, const char* call) {
   // Each rank's edges as (source, destination, weight) triples.
   std::vector<int> mine;
   int k = 0;
@@ -63,7 +63,7 @@ std::unique_ptr<Comm> dist_graph(Context& cx, Comm& old, int n, const int* sourc
       mine.push_back(weights ? weights[k] : 1);
     }
   const int size = old.size();
-  int head[2] = {static_cast<int>(mine.size()), weights != nullptr};
+  int head[2] = {static_cast<int>(mine.size()), weighted_here};
   std::vector<int> heads(at(size) * 2), twos(at(size), 2), offsets(at(size));
   for (int r = 0; r < size; ++r) offsets[at(r)] = 2 * r;
   route::allgatherv(cx.member, old, call, static_cast<const void*>(head), std::size_t{2},

@@ -24,12 +24,14 @@ std::unique_ptr<Comm> create(Context& cx, Comm& old, int keep,
 // dimensions dropped.
 std::unique_ptr<Comm> cart_sub(Context& cx, Comm& cart, const int* remain, const char* call);
 // MPI_Dist_graph_create: every rank names some edges (n sources, each
-// with its degree's destinations and weights, or weights nullptr when
-// unweighted); an allgather tells every rank its own in- and out-edges, in
-// the order of the ranks that named them, then their order of naming.
+// with its degree's destinations and weights; weights may be nullptr when
+// this rank names no edges, or when `weighted_here` is false: the program
+// gave MPI_UNWEIGHTED). The graph is weighted unless every rank gave
+// MPI_UNWEIGHTED. An allgather tells every rank its own in- and out-edges,
+// in the order of the ranks that named them, then their order of naming.
 std::unique_ptr<Comm> dist_graph(Context& cx, Comm& old, int n, const int* sources,
                                  const int* degrees, const int* destinations, const int* weights,
-                                 const char* call);
+                                 bool weighted_here, const char* call);
 // What MPI_Comm_dup carries over: the topology (shared; it never changes).
 void copy_topology(const Comm& from, Comm& to);
 
