@@ -22,6 +22,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -347,6 +348,38 @@ TEST_P(CompatLibc, ThreadResultsOfGlibcArePerRank) {
   });
   for (int r = 0; r < n; ++r)
     EXPECT_EQ(got[static_cast<size_t>(r)], expected[static_cast<size_t>(r)]) << "rank " << r;
+}
+
+// tmpnam: each call a new name under P_tmpdir that no file has, each
+// rank's own static buffer kept until that rank's next call.
+TEST_P(CompatLibc, TmpnamGivesEveryCallAFreshName) {
+  const int n = GetParam();
+  std::vector<std::string> names(static_cast<size_t>(n) * 3);
+  pure_testing::expect_clean_run(n, [&](int rank, int) {
+    const char* first = pure_tmpnam(nullptr);
+    ASSERT_NE(first, nullptr);
+    const std::string kept = first;
+    pure_barrier(PURE_COMM_WORLD);  // every rank has made its first name
+    pure_rank_yield();
+    EXPECT_EQ(std::string(first), kept) << "rank " << rank << "'s buffer changed";
+    char own[L_tmpnam];
+    ASSERT_EQ(pure_tmpnam(own), own);
+    const char* second = pure_tmpnam(nullptr);
+    ASSERT_EQ(second, first) << "the rank's static buffer";
+    const std::size_t at = static_cast<size_t>(rank) * 3;
+    names[at] = kept;
+    names[at + 1] = own;
+    names[at + 2] = second;
+  });
+  std::set<std::string> distinct;
+  for (const std::string& name : names) {
+    EXPECT_EQ(name.rfind(P_tmpdir "/", 0), 0u) << name;
+    EXPECT_LT(name.size(), std::size_t{L_tmpnam}) << name;
+    struct stat st;
+    EXPECT_NE(::lstat(name.c_str(), &st), 0) << name << " exists";
+    distinct.insert(name);
+  }
+  EXPECT_EQ(distinct.size(), names.size()) << "a name was given twice";
 }
 
 // ---- the environment and the working directory ----

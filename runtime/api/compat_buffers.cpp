@@ -6,9 +6,13 @@
 #include <arpa/inet.h>
 #include <langinfo.h>
 #include <netinet/in.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -235,9 +239,28 @@ void pure_hdestroy(void) {
   s.table_made = false;
 }
 
+// tmpnam's contract -- a name in P_tmpdir that no file has when it is made,
+// a different one at each call -- kept here rather than through glibc's
+// tmpnam_r, whose link-time warning ("the use of `tmpnam_r' is dangerous")
+// would otherwise reach every program that links libpure. The name mixes
+// the process id, a count shared by the process's ranks and the clock, in
+// base 36: "/tmp/pure" and 8 characters fit L_tmpnam.
 char* pure_tmpnam(char* s) {
-  if (s) return tmpnam_r(s);
-  return tmpnam_r(rank_libc().tmpnam_text);
+  static std::atomic<std::uint64_t> made{0};
+  char* out = s ? s : rank_libc().tmpnam_text;
+  static_assert(sizeof(P_tmpdir "/pure") + 8 <= L_tmpnam, "the name must fit L_tmpnam");
+  for (int attempt = 0; attempt < TMP_MAX; ++attempt) {
+    std::uint64_t v = (static_cast<std::uint64_t>(getpid()) << 40) ^
+                      (made.fetch_add(1, std::memory_order_relaxed) * 0x9e3779b97f4a7c15ull) ^
+                      static_cast<std::uint64_t>(std::clock());
+    char tail[9];
+    for (int i = 0; i < 8; ++i, v /= 36) tail[i] = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
+    tail[8] = '\0';
+    std::snprintf(out, L_tmpnam, "%s/pure%s", P_tmpdir, tail);
+    struct stat st;
+    if (lstat(out, &st) != 0 && errno == ENOENT) return out;
+  }
+  return nullptr;
 }
 
 char* pure_ctermid(char* s) { return ctermid(s ? s : rank_libc().ctermid_text); }
