@@ -4,6 +4,7 @@
 // PURE_PROC_NULL), on even/odd and uneven groups, at 2 to 16 rank threads;
 // several in flight at once, completed in reverse order; a non-commutative
 // user op folded in the other group's rank order. Every element is checked.
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -29,7 +30,7 @@ void complete(Form f, PURE_Request r, const std::function<void()>& reset) {
 long long value(int world, int i) { return world * 100003LL + i; }
 
 class InterNonblocking : public testing::TestWithParam<int> {};
-INSTANTIATE_TEST_SUITE_P(Ranks, InterNonblocking, testing::Values(2, 3, 4, 8, 16),
+INSTANTIATE_TEST_SUITE_P(Ranks, InterNonblocking, pure_testing::rank_sweep({2, 3, 4, 8, 16}),
                          rank_count_name);
 
 void every_collective(int rank, const Pair& p, Form f) {
@@ -320,6 +321,76 @@ TEST_P(InterNonblocking, SeveralInFlightAndBlockingAlltoallw) {
     EXPECT_EQ(pure_iscan(&mine, sums, 1, PURE_LONG_LONG, PURE_SUM, p.inter, &r), PURE_ERR_COMM);
     EXPECT_EQ(pure_ibcast(&mine, 1, PURE_LONG_LONG, n_other, p.inter, &r), PURE_ERR_ROOT);
     free_pair(p);
+  });
+}
+
+// pure_comm_idup of an intercommunicator: the request completes with an
+// intercommunicator of the same groups (congruent), whose messages and
+// collectives are its own. Starting it blocks nobody: the first member of
+// the second group starts its duplicate only after a message that the
+// first member of the first group sends after starting its own.
+TEST_P(InterNonblocking, IdupOfAnIntercommunicator) {
+  expect_clean_run(GetParam(), [](int rank, int size) {
+    for (int low : {-1, size > 2 ? 1 : -1}) {
+      Pair p = make_pair_of(rank, size, low);
+      const std::vector<int>& other = p.theirs();
+      const int me = my_index(p.mine(), rank);
+      const bool first_of_b = !p.in_a && me == 0;
+      PURE_Comm dup = PURE_COMM_NULL, hinted = PURE_COMM_NULL;
+      PURE_Request r[2];
+      int go = -1;
+      if (first_of_b) {
+        EXPECT_PURE_OK(pure_recv(&go, 1, PURE_INT, 0, 5, p.inter, PURE_STATUS_IGNORE));
+      }
+      EXPECT_PURE_OK(pure_comm_idup(p.inter, &dup, &r[0]));
+      PURE_Info info;
+      EXPECT_PURE_OK(pure_info_create(&info));
+      EXPECT_PURE_OK(pure_info_set(info, "mpi_assert_no_any_tag", "true"));
+      EXPECT_PURE_OK(pure_comm_idup_with_info(p.inter, info, &hinted, &r[1]));
+      EXPECT_PURE_OK(pure_info_free(&info));
+      if (p.in_a && me == 0) {
+        go = 1;
+        EXPECT_PURE_OK(pure_send(&go, 1, PURE_INT, 0, 5, p.inter));
+      }
+      EXPECT_PURE_OK(pure_waitall(2, r, PURE_STATUSES_IGNORE));
+      if (first_of_b) {
+        EXPECT_EQ(go, 1);
+      }
+      for (PURE_Comm c : {dup, hinted}) {
+        ASSERT_NE(c, PURE_COMM_NULL);
+        int inter = 0, result = -1, remote = -1, local_rank = -1;
+        EXPECT_PURE_OK(pure_comm_test_inter(c, &inter));
+        EXPECT_EQ(inter, 1);
+        EXPECT_PURE_OK(pure_comm_compare(c, p.inter, &result));
+        EXPECT_EQ(result, PURE_CONGRUENT);
+        EXPECT_PURE_OK(pure_comm_remote_size(c, &remote));
+        EXPECT_EQ(remote, static_cast<int>(other.size()));
+        EXPECT_PURE_OK(pure_comm_rank(c, &local_rank));
+        EXPECT_EQ(local_rank, me);
+        // Point-to-point between the members of equal index in both groups.
+        if (me < static_cast<int>(std::min(other.size(), p.mine().size()))) {
+          int out = rank, in = -1;
+          EXPECT_PURE_OK(pure_sendrecv(&out, 1, PURE_INT, me, 9, &in, 1, PURE_INT, me, 9, c,
+                                       PURE_STATUS_IGNORE));
+          EXPECT_EQ(in, other[static_cast<std::size_t>(me)]);
+        }
+        long long mine = rank, sum = -1, want = 0;
+        for (int w : other) want += w;
+        EXPECT_PURE_OK(pure_allreduce(&mine, &sum, 1, PURE_LONG_LONG, PURE_SUM, c));
+        EXPECT_EQ(sum, want);
+      }
+      PURE_Info got;
+      char value[16] = {};
+      int flag = 0;
+      EXPECT_PURE_OK(pure_comm_get_info(hinted, &got));
+      EXPECT_PURE_OK(pure_info_get(got, "mpi_assert_no_any_tag", 15, value, &flag));
+      EXPECT_EQ(flag, 1);
+      EXPECT_STREQ(value, "true");
+      EXPECT_PURE_OK(pure_info_free(&got));
+      EXPECT_PURE_OK(pure_comm_free(&hinted));
+      EXPECT_PURE_OK(pure_comm_free(&dup));
+      free_pair(p);
+    }
   });
 }
 

@@ -86,24 +86,48 @@ void dup_of(Call& c, Comm& cm, const char* call, const Info* info, PURE_Comm* ne
 int idup(const char* name, PURE_Comm comm, PURE_Info info, bool with_info, PURE_Comm* newcomm,
          PURE_Request* request) {
   return call(name, [&](Call& c) {
-    Comm& cm = intra_arg(c, comm);
+    Comm& cm = comm_arg(c, comm);
     std::optional<Info> hints;
     if (with_info) hints = hints_of(Info{}, info_arg(c, info, true));
     if (!newcomm) fail(PURE_ERR_ARG, "null newcomm pointer");
     if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
     *newcomm = PURE_COMM_NULL;  // until the request completes
     Rank* rank = &c.rank;
+    // The parent as it is when the request completes (in a wait or test of
+    // this rank), or an error if the program freed it before.
+    auto parent_of = [rank, comm, name]() -> Comm& {
+      Comm* found = rank->comm(comm);
+      if (!found)
+        fail(PURE_ERR_COMM, "communicator 0x%x was freed before its %s completed",
+             static_cast<unsigned>(comm), name);
+      return *found;
+    };
+    if (cm.inter()) {
+      Request* r = nbc::idup_inter(
+          c.rank.p2p(), c.rank.member().shared(), cm, c.rank.process().tag_ub(),
+          [rank, newcomm, name, hints, parent_of](const NewComm& bridge, const NewComm& group,
+                                                  const NewComm& messages) {
+            Call done{*rank, name};
+            Comm& parent = parent_of();
+            const int world = rank->world();
+            std::unique_ptr<Comm> made = inter::assemble_dup(
+                parent, make_comm(bridge, world, "the bridge of an intercommunicator"),
+                make_comm(group, world, "the group of an intercommunicator"),
+                make_comm(messages, world, "an intercommunicator's messages"), name);
+            *newcomm = install(done, parent, std::move(made));
+            copy_cached(done, parent, newcomm);
+            if (hints) rank->comm(*newcomm)->set_hints(*hints);
+          });
+      *request = handle_of(r);
+      return;
+    }
     Request* r = nbc::idup(
         c.rank.p2p(), c.rank.member().shared(), cm, c.rank.process().tag_ub(),
-        [rank, newcomm, comm, name, hints](const NewComm& share) {
+        [rank, newcomm, name, hints, parent_of](const NewComm& share) {
           // Completion runs in a wait or test of this rank: the rest of
           // what pure_comm_dup does, with the parent as it is now.
           Call done{*rank, name};
-          Comm* found = rank->comm(comm);
-          if (!found)
-            fail(PURE_ERR_COMM, "communicator 0x%x was freed before its %s completed",
-                 static_cast<unsigned>(comm), name);
-          Comm& parent = *found;
+          Comm& parent = parent_of();
           std::unique_ptr<Comm> made = make_comm(share, rank->world(), from(name));
           topo::copy_topology(parent, *made);
           *newcomm = install(done, parent, std::move(made));

@@ -30,17 +30,27 @@ TypeRef int_ref() {
 // The intercommunicator on `bridge` (both groups, the first then the
 // second): each group's own communicator split off it, and a duplicate for
 // the program's messages.
+// The intercommunicator of its parts: `bridge`, the group's own
+// communicator `own`, and `mine`, whose context (and MPI side) the
+// program's messages take; `me` is the caller's world rank.
+std::unique_ptr<Comm> from_parts(std::unique_ptr<Comm> bridge, std::unique_ptr<Comm> own,
+                                 const Comm& mine, bool local_first, const GroupRef& remote,
+                                 int me, const char* call) {
+  auto inter = std::make_unique<Comm>(mine.context(), own->group_ref(), me,
+                                      std::string("an intercommunicator from ") + call);
+  inter->set_remote_group(remote, local_first);
+  if (mine.spans_processes()) inter->set_remote(mine.remote_ref(), nullptr);
+  inter->set_inter_parts(std::move(bridge), std::move(own));
+  return inter;
+}
+
 std::unique_ptr<Comm> assemble(Context& cx, std::unique_ptr<Comm> bridge, bool local_first,
                                const GroupRef& remote, const char* call) {
   auto own = split_comm(cx, *bridge, call, local_first ? 0 : 1, bridge->rank(),
                         "the group of an intercommunicator");
   auto mine = dup_comm(cx, *bridge, call, "an intercommunicator's messages");
-  auto inter = std::make_unique<Comm>(mine->context(), own->group_ref(), cx.world,
-                                      std::string("an intercommunicator from ") + call);
-  inter->set_remote_group(remote, local_first);
-  if (mine->spans_processes()) inter->set_remote(mine->remote_ref(), nullptr);
-  inter->set_inter_parts(std::move(bridge), std::move(own));
-  return inter;
+  return from_parts(std::move(bridge), std::move(own), *mine, local_first, remote, cx.world,
+                    call);
 }
 
 // The groups in bridge order.
@@ -109,6 +119,14 @@ std::unique_ptr<Comm> merge(Context& cx, Comm& inter, bool high, const char* cal
 std::unique_ptr<Comm> dup(Context& cx, Comm& inter, const char* call) {
   auto bridge = dup_comm(cx, inter.bridge(), call, "the bridge of an intercommunicator");
   return assemble(cx, std::move(bridge), inter.local_first(), inter.remote_group_ref(), call);
+}
+
+std::unique_ptr<Comm> assemble_dup(const Comm& inter, std::unique_ptr<Comm> bridge,
+                                   std::unique_ptr<Comm> group, std::unique_ptr<Comm> messages,
+                                   const char* call) {
+  const int me = inter.world_of(inter.rank());
+  return from_parts(std::move(bridge), std::move(group), *messages, inter.local_first(),
+                    inter.remote_group_ref(), me, call);
 }
 
 std::unique_ptr<Comm> split(Context& cx, Comm& inter, int color, int key, const char* call) {

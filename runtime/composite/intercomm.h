@@ -31,6 +31,12 @@ std::unique_ptr<Comm> create(Context& cx, Comm& local_comm, int local_leader, Co
 std::unique_ptr<Comm> merge(Context& cx, Comm& inter, bool high, const char* call);
 // MPI_Comm_dup of an intercommunicator.
 std::unique_ptr<Comm> dup(Context& cx, Comm& inter, const char* call);
+// The intercommunicator on ready parts, made by the caller as duplicates of
+// `inter`'s (MPI_Comm_idup): a new bridge, the group's own communicator and
+// a communicator of the bridge's members for the program's messages.
+std::unique_ptr<Comm> assemble_dup(const Comm& inter, std::unique_ptr<Comm> bridge,
+                                   std::unique_ptr<Comm> group, std::unique_ptr<Comm> messages,
+                                   const char* call);
 // MPI_Comm_split of an intercommunicator (MPI_Comm_create: one colour, the
 // key the position in the group): the members of each colour in either
 // group, ordered by (key, rank); nullptr for PURE_UNDEFINED and where the

@@ -52,4 +52,31 @@ Request* idup(Endpoint& p2p, coll::Shared& shared, Comm& comm, int tag_ub,
   return start(p2p, comm, std::move(s));
 }
 
+Request* idup_inter(Endpoint& p2p, coll::Shared& shared, Comm& inter, int tag_ub,
+                    InterParts install) {
+  struct Parts {
+    NewComm made[3];
+    int done = 0;
+  };
+  auto parts = std::make_shared<Parts>();
+  // Every member starts the same schedules on the bridge and on its group's
+  // communicator in the same order, so their initiation counts agree.
+  Comm* const from[3] = {&inter.bridge(), &inter.group_comm(), &inter.bridge()};
+  for (int k = 0; k < 3; ++k) {
+    Request* part = idup(p2p, shared, *from[k], tag_ub, [parts, k](const NewComm& share) {
+      parts->made[k] = share;
+      ++parts->done;
+    });
+    // Nobody waits for the part: the rank's progress runs it, and it is
+    // freed when it completes (at once if it already has).
+    p2p.detach(part);
+  }
+  auto s = std::make_unique<Schedule>(p2p, inter.bridge(), tag_ub, "pure_comm_idup");
+  s->round();
+  s->wait([parts] { return parts->done == 3; });
+  s->round();
+  s->local([parts, install] { install(parts->made[0], parts->made[1], parts->made[2]); });
+  return start(p2p, inter, std::move(s));
+}
+
 }  // namespace pure::nbc

@@ -19,4 +19,15 @@ namespace pure::nbc {
 Request* idup(Endpoint& p2p, coll::Shared& shared, Comm& comm, int tag_ub,
               std::function<void(const NewComm&)> install);
 
+// pure_comm_idup of an intercommunicator (composite/intercomm.h has its
+// parts): three duplicates made by idup above side by side -- the bridge
+// (for the new bridge), the group's own communicator, and the bridge again
+// (the context of the program's messages). The returned request, on the
+// bridge's schedule twin, completes once all three have, and then
+// `install` gets them in that order.
+using InterParts = std::function<void(const NewComm& bridge, const NewComm& group,
+                                      const NewComm& messages)>;
+Request* idup_inter(Endpoint& p2p, coll::Shared& shared, Comm& inter, int tag_ub,
+                    InterParts install);
+
 }  // namespace pure::nbc

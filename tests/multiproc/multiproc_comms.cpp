@@ -265,6 +265,14 @@ void run_inter() {
     OK(pure_comm_dup(p.inter, &dup));
     inter_all(p, dup);
     OK(pure_comm_free(&dup));
+    // The nonblocking duplicate, its request completed by a wait.
+    PURE_Request r;
+    OK(pure_comm_idup(p.inter, &dup, &r));
+    OK(pure_wait(&r, PURE_STATUS_IGNORE));
+    inter_query(Pair{p.local, dup, p.in_a, p.a, p.b});
+    inter_p2p(Pair{p.local, dup, p.in_a, p.a, p.b});
+    inter_all(p, dup);
+    OK(pure_comm_free(&dup));
     inter_merge(p);
     OK(pure_comm_free(&p.inter));
     OK(pure_comm_free(&p.local));
