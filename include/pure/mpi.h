@@ -70,6 +70,7 @@
 #define MPI_Cart_shift pure_cart_shift
 #define MPI_Cart_sub pure_cart_sub
 #define MPI_Cartdim_get pure_cartdim_get
+#define MPI_Comm_c2f pure_comm_c2f
 #define MPI_Comm_call_errhandler pure_comm_call_errhandler
 #define MPI_Comm_compare pure_comm_compare
 #define MPI_Comm_create pure_comm_create
@@ -80,6 +81,7 @@
 #define MPI_Comm_dup pure_comm_dup
 #define MPI_Comm_dup_fn pure_comm_dup_fn
 #define MPI_Comm_dup_with_info pure_comm_dup_with_info
+#define MPI_Comm_f2c pure_comm_f2c
 #define MPI_Comm_free pure_comm_free
 #define MPI_Comm_free_keyval pure_comm_free_keyval
 #define MPI_Comm_get_attr pure_comm_get_attr
@@ -108,7 +110,9 @@
 #define MPI_Dist_graph_create_adjacent pure_dist_graph_create_adjacent
 #define MPI_Dist_graph_neighbors pure_dist_graph_neighbors
 #define MPI_Dist_graph_neighbors_count pure_dist_graph_neighbors_count
+#define MPI_Errhandler_c2f pure_errhandler_c2f
 #define MPI_Errhandler_create pure_errhandler_create
+#define MPI_Errhandler_f2c pure_errhandler_f2c
 #define MPI_Errhandler_free pure_errhandler_free
 #define MPI_Errhandler_get pure_errhandler_get
 #define MPI_Errhandler_set pure_errhandler_set
@@ -151,9 +155,11 @@
 #define MPI_Graphdims_get pure_graphdims_get
 #define MPI_Grequest_complete pure_grequest_complete
 #define MPI_Grequest_start pure_grequest_start
+#define MPI_Group_c2f pure_group_c2f
 #define MPI_Group_compare pure_group_compare
 #define MPI_Group_difference pure_group_difference
 #define MPI_Group_excl pure_group_excl
+#define MPI_Group_f2c pure_group_f2c
 #define MPI_Group_free pure_group_free
 #define MPI_Group_incl pure_group_incl
 #define MPI_Group_intersection pure_group_intersection
@@ -199,10 +205,12 @@
 #define MPI_Ineighbor_alltoallv_c pure_ineighbor_alltoallv_c
 #define MPI_Ineighbor_alltoallw pure_ineighbor_alltoallw
 #define MPI_Ineighbor_alltoallw_c pure_ineighbor_alltoallw_c
+#define MPI_Info_c2f pure_info_c2f
 #define MPI_Info_create pure_info_create
 #define MPI_Info_create_env pure_info_create_env
 #define MPI_Info_delete pure_info_delete
 #define MPI_Info_dup pure_info_dup
+#define MPI_Info_f2c pure_info_f2c
 #define MPI_Info_free pure_info_free
 #define MPI_Info_get pure_info_get
 #define MPI_Info_get_nkeys pure_info_get_nkeys
@@ -243,6 +251,8 @@
 #define MPI_Issend_c pure_issend_c
 #define MPI_Keyval_create pure_keyval_create
 #define MPI_Keyval_free pure_keyval_free
+#define MPI_Message_c2f pure_message_c2f
+#define MPI_Message_f2c pure_message_f2c
 #define MPI_Mprobe pure_mprobe
 #define MPI_Mrecv pure_mrecv
 #define MPI_Mrecv_c pure_mrecv_c
@@ -266,9 +276,11 @@
 #define MPI_Neighbor_alltoallw_c pure_neighbor_alltoallw_c
 #define MPI_Neighbor_alltoallw_init pure_neighbor_alltoallw_init
 #define MPI_Neighbor_alltoallw_init_c pure_neighbor_alltoallw_init_c
+#define MPI_Op_c2f pure_op_c2f
 #define MPI_Op_commutative pure_op_commutative
 #define MPI_Op_create pure_op_create
 #define MPI_Op_create_c pure_op_create_c
+#define MPI_Op_f2c pure_op_f2c
 #define MPI_Op_free pure_op_free
 #define MPI_Pack pure_pack
 #define MPI_Pack_c pure_pack_c
@@ -302,6 +314,8 @@
 #define MPI_Reduce_scatter_c pure_reduce_scatter_c
 #define MPI_Reduce_scatter_init pure_reduce_scatter_init
 #define MPI_Reduce_scatter_init_c pure_reduce_scatter_init_c
+#define MPI_Request_c2f pure_request_c2f
+#define MPI_Request_f2c pure_request_f2c
 #define MPI_Request_free pure_request_free
 #define MPI_Request_get_status pure_request_get_status
 #define MPI_Rget pure_rget
@@ -340,6 +354,8 @@
 #define MPI_Ssend_init_c pure_ssend_init_c
 #define MPI_Start pure_start
 #define MPI_Startall pure_startall
+#define MPI_Status_c2f pure_status_c2f
+#define MPI_Status_f2c pure_status_f2c
 #define MPI_Status_set_cancelled pure_status_set_cancelled
 #define MPI_Status_set_elements pure_status_set_elements
 #define MPI_Status_set_elements_x pure_status_set_elements_x
@@ -349,6 +365,7 @@
 #define MPI_Testany pure_testany
 #define MPI_Testsome pure_testsome
 #define MPI_Topo_test pure_topo_test
+#define MPI_Type_c2f pure_type_c2f
 #define MPI_Type_commit pure_type_commit
 #define MPI_Type_contiguous pure_type_contiguous
 #define MPI_Type_contiguous_c pure_type_contiguous_c
@@ -373,6 +390,7 @@
 #define MPI_Type_dup pure_type_dup
 #define MPI_Type_dup_fn pure_type_dup_fn
 #define MPI_Type_extent pure_type_extent
+#define MPI_Type_f2c pure_type_f2c
 #define MPI_Type_free pure_type_free
 #define MPI_Type_free_keyval pure_type_free_keyval
 #define MPI_Type_get_attr pure_type_get_attr
@@ -417,6 +435,7 @@
 #define MPI_Win_allocate_shared pure_win_allocate_shared
 #define MPI_Win_allocate_shared_c pure_win_allocate_shared_c
 #define MPI_Win_attach pure_win_attach
+#define MPI_Win_c2f pure_win_c2f
 #define MPI_Win_call_errhandler pure_win_call_errhandler
 #define MPI_Win_complete pure_win_complete
 #define MPI_Win_create pure_win_create
@@ -427,6 +446,7 @@
 #define MPI_Win_delete_attr pure_win_delete_attr
 #define MPI_Win_detach pure_win_detach
 #define MPI_Win_dup_fn pure_win_dup_fn
+#define MPI_Win_f2c pure_win_f2c
 #define MPI_Win_fence pure_win_fence
 #define MPI_Win_flush pure_win_flush
 #define MPI_Win_flush_all pure_win_flush_all
@@ -588,6 +608,13 @@
 #define MPI_Errhandler PURE_Errhandler
 #define MPI_FLOAT PURE_FLOAT
 #define MPI_FLOAT_INT PURE_FLOAT_INT
+#define MPI_F_ERROR PURE_F_ERROR
+#define MPI_F_SOURCE PURE_F_SOURCE
+#define MPI_F_STATUSES_IGNORE PURE_F_STATUSES_IGNORE
+#define MPI_F_STATUS_IGNORE PURE_F_STATUS_IGNORE
+#define MPI_F_STATUS_SIZE PURE_F_STATUS_SIZE
+#define MPI_F_TAG PURE_F_TAG
+#define MPI_Fint PURE_Fint
 #define MPI_GRAPH PURE_GRAPH
 #define MPI_GROUP_EMPTY PURE_GROUP_EMPTY
 #define MPI_GROUP_NULL PURE_GROUP_NULL

@@ -1464,6 +1464,42 @@ int pure_win_flush_local(int rank, PURE_Win win);
 int pure_win_flush_local_all(PURE_Win win);
 int pure_win_sync(PURE_Win win);
 
+/* ---- handles as Fortran integers (MPI 3.1 section 17.2.4) -----------------------
+ * C code that keeps MPI handles in integers, or hands them to Fortran, uses
+ * these; no Fortran compiler is involved. Every handle but a request is an
+ * integer already, and converts to itself. A request gets a number of its
+ * rank's (0 for PURE_REQUEST_NULL), which converts back while the request
+ * lives. A status is PURE_F_STATUS_SIZE integers, its source, tag and error
+ * at the indices PURE_F_SOURCE, PURE_F_TAG and PURE_F_ERROR. */
+typedef int PURE_Fint;
+#define PURE_F_STATUS_SIZE ((int)(sizeof(PURE_Status) / sizeof(PURE_Fint)))
+#define PURE_F_SOURCE 0
+#define PURE_F_TAG 1
+#define PURE_F_ERROR 2
+#define PURE_F_STATUS_IGNORE ((PURE_Fint*)0)
+#define PURE_F_STATUSES_IGNORE ((PURE_Fint*)0)
+
+PURE_Fint pure_comm_c2f(PURE_Comm comm);
+PURE_Comm pure_comm_f2c(PURE_Fint comm);
+PURE_Fint pure_type_c2f(PURE_Datatype datatype);
+PURE_Datatype pure_type_f2c(PURE_Fint datatype);
+PURE_Fint pure_group_c2f(PURE_Group group);
+PURE_Group pure_group_f2c(PURE_Fint group);
+PURE_Fint pure_op_c2f(PURE_Op op);
+PURE_Op pure_op_f2c(PURE_Fint op);
+PURE_Fint pure_info_c2f(PURE_Info info);
+PURE_Info pure_info_f2c(PURE_Fint info);
+PURE_Fint pure_errhandler_c2f(PURE_Errhandler errhandler);
+PURE_Errhandler pure_errhandler_f2c(PURE_Fint errhandler);
+PURE_Fint pure_win_c2f(PURE_Win win);
+PURE_Win pure_win_f2c(PURE_Fint win);
+PURE_Fint pure_message_c2f(PURE_Message message);
+PURE_Message pure_message_f2c(PURE_Fint message);
+PURE_Fint pure_request_c2f(PURE_Request request);
+PURE_Request pure_request_f2c(PURE_Fint request);
+int pure_status_c2f(const PURE_Status* c_status, PURE_Fint* f_status);
+int pure_status_f2c(const PURE_Fint* f_status, PURE_Status* c_status);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "base/attributes.h"
 #include "base/handle.h"
@@ -88,6 +89,10 @@ class Handles {
   std::unordered_map<int, AttributeSet> type_attributes;
   ErrorCodes error_codes;
   int universe_size = 0;  // the value of the PURE_UNIVERSE_SIZE attribute
+  // The requests pure_request_c2f numbered: number k is entry k - 1. A
+  // request object freed and made again keeps its number, so the table
+  // grows only with the request pool.
+  std::vector<PURE_Request> fortran_requests;
 
   Comm* comm(PURE_Comm handle) {
     std::unique_ptr<Comm>* c = comms.find(handle);

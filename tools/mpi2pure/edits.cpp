@@ -23,6 +23,15 @@ bool EditSet::add(const std::string& path, const Edit& edit) {
   return true;
 }
 
+bool EditSet::change(const std::string& path, const Edit& edit) {
+  for (Edit& e : edits_[path])
+    if (e.offset == edit.offset && e.length == edit.length && e.length != 0) {
+      e.text = edit.text;
+      return true;
+    }
+  return false;
+}
+
 std::string EditSet::apply(const std::string& path, const std::string& original) const {
   auto it = edits_.find(path);
   if (it == edits_.end()) return original;

@@ -23,6 +23,9 @@ class EditSet {
   // already there with different text; identical edits are kept once, and
   // several different insertions at one offset apply in arrival order.
   bool add(const std::string& path, const Edit& edit);
+  // Makes the replacement at edit.offset of edit.length bytes, which must
+  // have been added, read edit.text instead (false when there is none).
+  bool change(const std::string& path, const Edit& edit);
   // `original` (the contents of `path`) with its edits applied.
   std::string apply(const std::string& path, const std::string& original) const;
 

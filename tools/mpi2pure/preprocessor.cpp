@@ -38,7 +38,9 @@ class Hooks : public clang::PPCallbacks {
       unsigned length = tu_.sm.getFileOffset(end) - tu_.sm.getFileOffset(begin);
       if (name_range.isTokenRange())
         length += clang::Lexer::MeasureTokenLength(end, tu_.sm, tu_.lang);
-      tu_.replace(begin, length, "<pure/pure.h>");
+      tu_.mpi_include(begin, length);
+    } else if (file_name == "pure/mpi.h") {
+      tu_.pure_mpi_include();
     } else if (file_name == "pure/compat.h") {
       tu_.session.has_compat.insert(tu_.path(hash));
     }

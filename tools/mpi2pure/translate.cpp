@@ -80,6 +80,12 @@ void TuContext::mpi_reference(SourceLocation loc, llvm::StringRef name) {
     case Place::library:
       return;  // inside <mpi.h> or another library's own macros
     case Place::nowhere:
+      // Made by token pasting (MPI_##name): no spelling to rename, but the
+      // compiler sees the whole name, which <pure/mpi.h> maps (finish).
+      if (place(sm.getExpansionLoc(loc)) == Place::project && pure_name(name)) {
+        pasted_names_.emplace_back(sm.getExpansionLoc(loc), name.str());
+        return;
+      }
       if (place(sm.getExpansionLoc(loc)) == Place::project)
         session.report.error(where(sm.getExpansionLoc(loc)),
                              "cannot rewrite " + name.str() +
@@ -133,10 +139,37 @@ bool TuContext::is_mpi_entity(clang::ASTContext& ast, llvm::StringRef name) {
   return !declared && unsupported_reason(name).has_value();
 }
 
+void TuContext::mpi_include(SourceLocation name_loc, unsigned length) {
+  if (mpi_include_.isInvalid()) {
+    mpi_include_ = name_loc;
+    mpi_include_length_ = length;
+  }
+  replace(name_loc, length, "<pure/pure.h>");
+}
+
 void TuContext::finish(clang::ASTContext& ast) {
   for (const auto& [loc, name] : macro_names_)
     if (is_mpi_entity(ast, name)) mpi_reference(loc, name);
   macro_names_.clear();
+  if (pasted_names_.empty()) return;
+  // <pure/mpi.h> defines every MPI name Pure has as a macro of its flat-API
+  // name, and a pasted token is rescanned for macros: the pasted name
+  // becomes the Pure call where it is made.
+  if (pure_mpi_included_) {
+    pasted_names_.clear();
+    return;
+  }
+  if (mpi_include_.isValid() &&
+      session.edits.change(path(mpi_include_), Edit{sm.getFileOffset(mpi_include_),
+                                                    mpi_include_length_, "<pure/mpi.h>"})) {
+    pasted_names_.clear();
+    return;
+  }
+  for (const auto& [loc, name] : pasted_names_)
+    session.report.error(where(loc), "cannot rewrite " + name +
+                                         " here safely: it is made by token pasting and this "
+                                         "file includes no <mpi.h> to map it; rewrite it by hand");
+  pasted_names_.clear();
 }
 
 namespace {

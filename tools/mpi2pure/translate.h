@@ -82,7 +82,15 @@ class TuContext {
   bool replace_range(clang::SourceRange range, const std::string& text, const std::string& what);
 
   void record_file(clang::SourceLocation file_loc);
-  // Ends the unit: resolves the deferred macro-body names.
+  // The include of <mpi.h> that became one of <pure/pure.h> (the unit's
+  // first from a project file): `length` bytes at `name_loc`.
+  void mpi_include(clang::SourceLocation name_loc, unsigned length);
+  // An include of <pure/mpi.h> from a project file: a translation already
+  // made for pasted names (translated again, nothing changes).
+  void pure_mpi_include() { pure_mpi_included_ = true; }
+  // Ends the unit: resolves the deferred macro-body names, and makes the
+  // include of <mpi.h> one of <pure/mpi.h> if the unit spells an MPI name
+  // only through token pasting.
   void finish(clang::ASTContext& ast);
 
  private:
@@ -95,6 +103,13 @@ class TuContext {
 
   std::map<clang::FileID, FileInfo> files_;
   std::vector<std::pair<clang::SourceLocation, std::string>> macro_names_;
+  // The unit's rewritten include of <mpi.h> (valid once seen).
+  clang::SourceLocation mpi_include_;
+  unsigned mpi_include_length_ = 0;
+  bool pure_mpi_included_ = false;
+  // Pasted names Pure has, with where they were expanded; an error if the
+  // unit has no include of <mpi.h> to make their definitions visible.
+  std::vector<std::pair<clang::SourceLocation, std::string>> pasted_names_;
 };
 
 std::unique_ptr<clang::PPCallbacks> make_preprocessor_hooks(TuContext& tu);
