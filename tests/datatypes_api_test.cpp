@@ -501,6 +501,91 @@ TEST(DatatypeElements, SetElementsAndReadThemBack) {
   });
 }
 
+// ---- empty blocks ----
+
+// A block of length zero has no entries in the type map (MPI 3.1 section
+// 4.1), so it moves neither bound, wherever it is; the types built on such
+// a type commit and carry exactly the data of the other blocks. Adjacent
+// blocks (one run in memory) pack as the blocks they are.
+TEST(DatatypeEmptyBlocks, ZeroLengthBlocksMoveNoBoundAndCarryNoData) {
+  on_ranks(2, [](int, int) {
+    const int sz = static_cast<int>(sizeof(int));
+    const int lengths[3][3] = {{0, 1, 1}, {1, 0, 1}, {1, 1, 0}};
+    const int displs[3][3] = {{0, 1, 4}, {1, 2, 4}, {1, 4, 8}};
+    for (int k = 0; k < 3; ++k) {
+      PURE_Datatype t, s;
+      EXPECT_PURE_OK(pure_type_indexed(3, lengths[k], displs[k], PURE_INT, &t));
+      PURE_Aint lb = -1, extent = -1;
+      EXPECT_PURE_OK(pure_type_get_extent(t, &lb, &extent));
+      EXPECT_EQ(lb, sz) << "empty block " << k;
+      EXPECT_EQ(lb + extent, 5 * sz) << "empty block " << k;
+      // A struct of it, committed and sent to itself.
+      const int one[2] = {1, 1};
+      const PURE_Aint at[2] = {0, 8 * sz};
+      const PURE_Datatype parts[2] = {t, PURE_INT};
+      EXPECT_PURE_OK(pure_type_create_struct(2, one, at, parts, &s));
+      EXPECT_PURE_OK(pure_type_commit(&s));
+      int size = -1;
+      EXPECT_PURE_OK(pure_type_size(s, &size));
+      EXPECT_EQ(size, 3 * sz);
+      int out[9], in[9];
+      for (int i = 0; i < 9; ++i) out[i] = 100 + i, in[i] = -1;
+      EXPECT_PURE_OK(pure_sendrecv(out, 1, s, 0, 7, in, 1, s, 0, 7, PURE_COMM_SELF,
+                                   PURE_STATUS_IGNORE));
+      for (int i = 0; i < 9; ++i) {
+        const bool data = i == 8 || (i == displs[k][0] && lengths[k][0]) ||
+                          (i == displs[k][1] && lengths[k][1]) ||
+                          (i == displs[k][2] && lengths[k][2]);
+        EXPECT_EQ(in[i], data ? 100 + i : -1) << "empty block " << k << ", int " << i;
+      }
+      EXPECT_PURE_OK(pure_type_free(&s));
+      EXPECT_PURE_OK(pure_type_free(&t));
+    }
+    // A struct whose first member has no elements: dropped, the extent is
+    // the other members'.
+    const int blocks[3] = {0, 1, 2};
+    const PURE_Aint at[3] = {2 * static_cast<PURE_Aint>(sizeof(float)), 0, 2 * sz};
+    const PURE_Datatype members[3] = {PURE_FLOAT, PURE_INT, PURE_INT};
+    PURE_Datatype rec;
+    EXPECT_PURE_OK(pure_type_create_struct(3, blocks, at, members, &rec));
+    EXPECT_PURE_OK(pure_type_commit(&rec));
+    int records[8], values[6] = {1, 2, 3, 4, 5, 6};
+    for (int& r : records) r = -1;
+    PURE_Status st;
+    EXPECT_PURE_OK(pure_sendrecv(values, 6, PURE_INT, 0, 8, records, 2, rec, 0, 8, PURE_COMM_SELF,
+                                 &st));
+    const int want[8] = {1, -1, 2, 3, 4, -1, 5, 6};
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(records[i], want[i]) << "int " << i;
+    int count = -1, elements = -1;
+    EXPECT_PURE_OK(pure_get_count(&st, rec, &count));
+    EXPECT_PURE_OK(pure_get_elements(&st, rec, &elements));
+    EXPECT_EQ(count, 2);
+    EXPECT_EQ(elements, 6);
+    EXPECT_PURE_OK(pure_type_free(&rec));
+
+    // Blocks that continue one another, packed and unpacked into a zeroed
+    // buffer: the data lands where it came from, nothing else is written.
+    const int run_lengths[5] = {1, 2, 1, 1, 1}, run_displs[5] = {1, 2, 5, 6, 8};
+    PURE_Datatype runs;
+    EXPECT_PURE_OK(pure_type_indexed(5, run_lengths, run_displs, PURE_INT, &runs));
+    EXPECT_PURE_OK(pure_type_commit(&runs));
+    int buf[9] = {-1, 1, 2, 3, -2, 4, 5, -3, 6};
+    int packed_size = -1;
+    EXPECT_PURE_OK(pure_pack_size(1, runs, PURE_COMM_SELF, &packed_size));
+    std::vector<char> packed(static_cast<std::size_t>(packed_size));
+    int pos = 0;
+    EXPECT_PURE_OK(pure_pack(buf, 1, runs, packed.data(), packed_size, &pos, PURE_COMM_SELF));
+    EXPECT_EQ(pos, 6 * sz);
+    std::memset(buf, 0, sizeof buf);
+    pos = 0;
+    EXPECT_PURE_OK(pure_unpack(packed.data(), 6 * sz, &pos, buf, 1, runs, PURE_COMM_SELF));
+    EXPECT_EQ(pos, 6 * sz);
+    const int back[9] = {0, 1, 2, 3, 0, 4, 5, 0, 6};
+    for (int i = 0; i < 9; ++i) EXPECT_EQ(buf[i], back[i]) << "int " << i;
+    EXPECT_PURE_OK(pure_type_free(&runs));
+  });
+}
+
 // ---- external32 through the API ----
 
 TEST(DatatypeExternal32, PackAndUnpackAStructWithHoles) {
