@@ -86,6 +86,12 @@ void TuContext::mpi_reference(SourceLocation loc, llvm::StringRef name) {
         pasted_names_.emplace_back(sm.getExpansionLoc(loc), name.str());
         return;
       }
+      if (place(sm.getExpansionLoc(loc)) == Place::project && unsupported_reason(name)) {
+        session.report.error(where(sm.getExpansionLoc(loc)),
+                             name.str() + " is not supported by Pure (" +
+                                 unsupported_reason(name)->str() + ")");
+        return;
+      }
       if (place(sm.getExpansionLoc(loc)) == Place::project)
         session.report.error(where(sm.getExpansionLoc(loc)),
                              "cannot rewrite " + name.str() +
