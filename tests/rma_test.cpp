@@ -5,6 +5,7 @@
 // attributes (keyvals) and the info hints of a window. Every job runs at
 // 2, 4, 8 and 16 ranks on the 2 cores (as fibers, and as threads with
 // PURE_FIBERS=off) and checks every byte it moved.
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -227,6 +228,110 @@ TEST_P(Rma, DynamicAttachPutDetach) {
     EXPECT_EQ(pure_aint_diff(pure_aint_add(mine, 24), mine), 24);
     EXPECT_PURE_OK(pure_win_detach(win, region.data()));
     EXPECT_PURE_OK(pure_win_free(&win));
+  });
+}
+
+// A region filled to its last byte by one put, and nodes attached one by
+// one, each addressed by pure_get_address and read and replaced with
+// get_accumulate (PURE_REPLACE, PURE_NO_OP) under lock_all and under a
+// shared lock, as a distributed linked list is built.
+TEST_P(Rma, DynamicRegionsFilledExactlyAndNodesAttachedOneByOne) {
+  expect_clean_run(GetParam(), [](int rank, int size) {
+    PURE_Win win;
+    ASSERT_EQ(pure_win_create_dynamic(PURE_INFO_NULL, W, &win), PURE_SUCCESS);
+    constexpr int kBytes = 36864;
+    std::vector<unsigned char> region(kBytes, 0), out(kBytes);
+    for (int i = 0; i < kBytes; ++i) out[static_cast<std::size_t>(i)] = static_cast<unsigned char>(rank + i);
+    EXPECT_PURE_OK(pure_win_attach(win, region.data(), kBytes));
+    struct Node {
+      int value;
+      PURE_Aint next;
+    };
+    constexpr int kNodes = 4;
+    Node* nodes[kNodes];
+    PURE_Aint where[kNodes + 1];
+    for (int i = 0; i < kNodes; ++i) {
+      EXPECT_PURE_OK(pure_alloc_mem(sizeof(Node), PURE_INFO_NULL, &nodes[i]));
+      *nodes[i] = Node{rank * 10 + i, 0};
+      EXPECT_PURE_OK(pure_win_attach(win, nodes[i], sizeof(Node)));
+      EXPECT_PURE_OK(pure_get_address(nodes[i], &where[i]));
+    }
+    EXPECT_PURE_OK(pure_get_address(region.data(), &where[kNodes]));
+    std::vector<PURE_Aint> all(static_cast<std::size_t>(size) * (kNodes + 1));
+    EXPECT_PURE_OK(pure_allgather(where, kNodes + 1, PURE_AINT, all.data(), kNodes + 1, PURE_AINT, W));
+    const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    const PURE_Aint* theirs = &all[static_cast<std::size_t>(next) * (kNodes + 1)];
+
+    EXPECT_PURE_OK(pure_win_lock(PURE_LOCK_EXCLUSIVE, next, 0, win));
+    EXPECT_PURE_OK(pure_put(out.data(), kBytes, PURE_BYTE, next, theirs[kNodes], kBytes, PURE_BYTE, win));
+    EXPECT_PURE_OK(pure_win_unlock(next, win));
+    EXPECT_PURE_OK(pure_win_lock_all(0, win));
+    for (int i = 0; i < kNodes; ++i) {
+      int mine = 1000 + rank, old = -1;
+      EXPECT_PURE_OK(pure_get_accumulate(&mine, 1, PURE_INT, &old, 1, PURE_INT, next,
+                                         theirs[i] + static_cast<PURE_Aint>(offsetof(Node, value)),
+                                         1, PURE_INT, PURE_REPLACE, win));
+      EXPECT_PURE_OK(pure_win_flush(next, win));
+      EXPECT_EQ(old, next * 10 + i);
+    }
+    EXPECT_PURE_OK(pure_win_unlock_all(win));
+    EXPECT_PURE_OK(pure_barrier(W));
+    for (int i = 0; i < kBytes; ++i)
+      ASSERT_EQ(region[static_cast<std::size_t>(i)], static_cast<unsigned char>(prev + i)) << "byte " << i;
+    EXPECT_PURE_OK(pure_win_lock(PURE_LOCK_SHARED, next, 0, win));
+    int seen = -1;
+    EXPECT_PURE_OK(pure_get_accumulate(nullptr, 0, PURE_INT, &seen, 1, PURE_INT, next,
+                                       theirs[kNodes - 1] + static_cast<PURE_Aint>(offsetof(Node, value)),
+                                       1, PURE_INT, PURE_NO_OP, win));
+    EXPECT_PURE_OK(pure_win_unlock(next, win));
+    EXPECT_EQ(seen, 1000 + rank);
+    EXPECT_PURE_OK(pure_barrier(W));
+    for (int i = 0; i < kNodes; ++i) {
+      EXPECT_EQ(nodes[i]->value, 1000 + prev);
+      EXPECT_PURE_OK(pure_win_detach(win, nodes[i]));
+      EXPECT_PURE_OK(pure_free_mem(nodes[i]));
+    }
+    EXPECT_PURE_OK(pure_win_detach(win, region.data()));
+    EXPECT_PURE_OK(pure_win_free(&win));
+  });
+}
+
+// Shared windows where some ranks give no memory: their base is null, both
+// where pure_win_allocate_shared returns it and through
+// pure_win_shared_query, with alloc_shared_noncontig or without; the other
+// parts stay contiguous.
+TEST_P(Rma, SharedWindowPartsOfSizeZeroHaveNoAddress) {
+  expect_clean_run(GetParam(), [](int rank, int size) {
+    for (const char* noncontig : {"false", "true"}) {
+      PURE_Info info;
+      EXPECT_PURE_OK(pure_info_create(&info));
+      EXPECT_PURE_OK(pure_info_set(info, "alloc_shared_noncontig", noncontig));
+      const PURE_Aint bytes = rank % 2 == 1 ? 0 : 8;
+      double* part = reinterpret_cast<double*>(&info);  // any non-null value
+      PURE_Win win;
+      ASSERT_EQ(pure_win_allocate_shared(bytes, sizeof(double), info, W, &part, &win), PURE_SUCCESS);
+      EXPECT_PURE_OK(pure_info_free(&info));
+      if (bytes == 0) {
+        EXPECT_EQ(part, nullptr) << "rank " << rank << ", alloc_shared_noncontig " << noncontig;
+      } else {
+        EXPECT_NE(part, nullptr);
+      }
+      for (int r = 0; r < size; ++r) {
+        double* base = nullptr;
+        PURE_Aint got = -1;
+        int unit = 0;
+        EXPECT_PURE_OK(pure_win_shared_query(win, r, &got, &unit, &base));
+        EXPECT_EQ(got, r % 2 == 1 ? 0 : 8);
+        if (r % 2 == 1) {
+          EXPECT_EQ(base, nullptr) << "rank " << r << "'s part";
+        } else if (std::string(noncontig) == "false") {
+          double* first = nullptr;
+          EXPECT_PURE_OK(pure_win_shared_query(win, 0, &got, &unit, &first));
+          EXPECT_EQ(base, first + r / 2);
+        }
+      }
+      EXPECT_PURE_OK(pure_win_free(&win));
+    }
   });
 }
 

@@ -309,7 +309,7 @@ class WindowNet final : public onesided::WindowRemote {
     const onesided::Extent& e = (*extents_)[static_cast<std::size_t>(target)];
     *size = static_cast<PURE_Aint>(e.size);
     *disp_unit = e.disp_unit;
-    *base = segment + where_[static_cast<std::size_t>(target)].at;
+    *base = e.size > 0 ? segment + where_[static_cast<std::size_t>(target)].at : nullptr;
   }
 
   void free(Waiter& waiter, const char* call) override {
@@ -511,7 +511,9 @@ void WindowNetMaker::make(onesided::SharedWindow& w, const onesided::CreateArgs&
   if (block) {
     for (int i = 0; i < locals; ++i) {
       const std::size_t r = static_cast<std::size_t>(comm_.group().rank_of(w.target(i).world));
-      w.target(i).base = block + where[r].at;
+      // A member without memory has no address (MPI_Win_shared_query gives
+      // it none), as within one process.
+      w.target(i).base = w.target(i).size > 0 ? block + where[r].at : nullptr;
     }
   }
   std::int64_t* words = nullptr;

@@ -64,7 +64,8 @@ std::unique_ptr<Window> create(Member& member, const CreateArgs& args, int conte
     shared->barrier(waiter, barriers, site);
   } else if (args.flavor == Flavor::shared) {
     // One block, each member's part right after the one before it, as MPI
-    // specifies for shared windows.
+    // specifies for shared windows. A member without memory has no address:
+    // its base is null, as MPICH gives it (a program may test for that).
     if (me == 0) {
       PURE_Aint total = 0;
       for (int i = 0; i < shared->size(); ++i) total += shared->target(i).size;
@@ -72,7 +73,7 @@ std::unique_ptr<Window> create(Member& member, const CreateArgs& args, int conte
       shared->target(0).owned = block;
       PURE_Aint at = 0;
       for (int i = 0; i < shared->size(); ++i) {
-        shared->target(i).base = block ? block + at : nullptr;
+        shared->target(i).base = block && shared->target(i).size > 0 ? block + at : nullptr;
         at += shared->target(i).size;
       }
     }
