@@ -167,17 +167,18 @@ std::optional<HwLevel> hw_level(const std::string& value) {
 
 // The communicator of the ranks of `comm` that share this rank's `level`,
 // its info naming the level (MPI's mpi_hw_resource_type). The colour is the
-// first world rank of the process, and within it the NUMA node or core of
-// a pinned rank (rank i runs on core i mod cores, job/process.cpp); an
-// unpinned rank may run anywhere, so its process is all it knows.
+// first world rank of the node (of the process in a job of one), and
+// within it the NUMA node or core of a pinned rank (the processes of a node
+// take consecutive cores, job/process.cpp); an unpinned rank may run
+// anywhere on the node, so the node is all it knows.
 std::unique_ptr<Comm> hw_split(Call& c, Comm& comm, HwLevel level, int key) {
   Process& process = c.rank.process();
-  const long long first = process.peers().world_of(0), world = process.world_size();
+  const long long first = process.node_first(), world = process.world_size();
   long long part = 0;
   if (level != HwLevel::shared_memory && process.config().bind == Bind::core) {
     const Topology& hw = Topology::get();
-    part = level == HwLevel::numa_node ? hw.numa_node_of_core(c.rank.index())
-                                       : c.rank.index() % hw.cores();
+    const int core = (c.rank.index() + process.node_offset()) % hw.cores();
+    part = level == HwLevel::numa_node ? hw.numa_node_of_core(core) : core;
   }
   const long long colour = part * world + first;
   if (colour > INT_MAX)

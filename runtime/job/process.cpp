@@ -53,8 +53,10 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
       cluster_(cluster),
       tag_ub_(cluster ? cluster->user_tag_ub() : INT_MAX),
       size_(static_cast<int>(map_.ranks_of(proc).size())),
-      // More ranks than cores in our cpuset means they must share cores.
-      oversubscribed_(size_ > Topology::get().cores()),
+      // More ranks than cores in our cpuset means they must share cores;
+      // across processes, the ranks of every process on this node count
+      // (each process counting only its own, all spun on shared cores).
+      oversubscribed_((cluster ? cluster->node_ranks() : size_) > Topology::get().cores()),
       // Ranks sharing cores take turns as fibers, one group per core
       // (fiber.h). Not across processes: MPI keeps per-kernel-thread state
       // of its own.
@@ -96,6 +98,9 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
   for (int h = 0; h < config_.helpers; ++h)
     observers_->attach(scheduler_->worker(size_ + h).waiter(), h, true);
 }
+
+int Process::node_first() const { return cluster_ ? cluster_->node_first() : peers_.world_of(0); }
+int Process::node_offset() const { return cluster_ ? cluster_->node_offset() : 0; }
 
 void Process::stop_sampling() {
   std::lock_guard<std::mutex> lock(watchdog_mutex_);
@@ -151,7 +156,7 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
   // With fibers only a group's host runs on its thread (on core `index`);
   // the others' threads sleep while their ranks run on the host.
   if (config_.bind == Bind::core && (!fibers_ || fibers_->host(index)))
-    Topology::get().bind_current_thread(index + (cluster_ ? cluster_->node_offset() : 0));
+    Topology::get().bind_current_thread(index + node_offset());
   if (fibers_) fibers_->enter(index);
   Rank::set_current(&self);
 

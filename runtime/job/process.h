@@ -64,8 +64,14 @@ class Process {
   // Largest user tag: INT_MAX in one process; less across processes, where
   // MPI tags also carry the sender's slot.
   const int& tag_ub() const { return tag_ub_; }
-  // More ranks than cores in this process's cpuset: they share cores.
+  // More ranks than cores in this process's cpuset (across processes: on
+  // this node, every process's ranks counted): they share cores.
   bool oversubscribed() const { return oversubscribed_; }
+  // The node: its lowest world rank (the process's in a job of one), and
+  // the node's cores before this process's first rank's (the processes of
+  // a node pin their ranks to consecutive cores).
+  int node_first() const;
+  int node_offset() const;
   BackoffPolicy backoff() const { return BackoffPolicy::for_mode(config_.wait, oversubscribed_); }
 
   // Every rank of the job, and the ranks of this process, in world order:

@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -157,6 +158,12 @@ Cluster& Cluster::start(const Config& config) {
   int node_rank = 0;
   mpi_check(MPI_Comm_rank(node, &node_rank), "MPI_Comm_rank");
   cluster->node_offset_ = node_rank == 0 ? 0 : before;
+  mpi_check(MPI_Allreduce(&mine, &cluster->node_ranks_, 1, MPI_INT, MPI_SUM, node),
+            "MPI_Allreduce");
+  const std::vector<int>& own = cluster->map_.ranks_of(cluster->me_);
+  int lowest = own.empty() ? INT_MAX : *std::min_element(own.begin(), own.end());
+  mpi_check(MPI_Allreduce(&lowest, &cluster->node_first_, 1, MPI_INT, MPI_MIN, node),
+            "MPI_Allreduce");
   mpi_check(MPI_Comm_free(&node), "MPI_Comm_free");
 
   // Trace clocks: every process reads its clock as it leaves one barrier;

@@ -37,6 +37,12 @@ class Cluster {
   // World ranks of the processes before this one on the same node, so that
   // ranks of several processes on one node pin to different cores.
   int node_offset() const { return node_offset_; }
+  // The ranks of every process on this node (this one's included): whether
+  // the node's cores are shared is decided on them, not on one process's.
+  int node_ranks() const { return node_ranks_; }
+  // The lowest world rank on this node: what names the node's group
+  // (MPI_COMM_TYPE_SHARED groups the ranks of every process on a node).
+  int node_first() const { return node_first_; }
 
   // MPI tags of point-to-point messages between processes carry the
   // sender's slot (its index among its process's members of the
@@ -79,6 +85,8 @@ class Cluster {
   RankMap map_;
   int me_ = 0;
   int node_offset_ = 0;
+  int node_ranks_ = 0;
+  int node_first_ = 0;
   int user_tag_bits_ = 0;
   int user_tag_ub_ = 0;
   int mpi_tag_ub_ = 0;

@@ -4,7 +4,9 @@
 // persistent, merge and dup) between groups
 // that lie in one process each, that span processes, and of one rank;
 // communicators created by a group alone (only the members call, other
-// ranks create their own at the same time); and process topologies with
+// ranks create their own at the same time), and the node's communicator
+// (MPI_COMM_TYPE_SHARED) with a shared window across its processes; and
+// process topologies with
 // the neighbourhood collectives, where neighbours are in this process and
 // in others. A failed check names the rank, the check and the values and
 // ends the job with exit code 1. On success rank 0 prints
@@ -312,6 +314,43 @@ void check_members(PURE_Comm comm, const std::vector<int>& members, const char* 
   CHECK(all == members, "%s allgather: first %d", what, all[0]);
 }
 
+// The node is a level: MPI_COMM_TYPE_SHARED groups the ranks of every
+// process on it (these tests' processes share one node), and a shared
+// window on that communicator spans the processes: each rank stores into
+// its part, and loads every other rank's through pure_win_shared_query.
+void check_node() {
+  PURE_Comm node;
+  OK(pure_comm_split_type(PURE_COMM_WORLD, PURE_COMM_TYPE_SHARED, g_rank, PURE_INFO_NULL, &node));
+  int size = -1, rank = -1;
+  OK(pure_comm_size(node, &size));
+  OK(pure_comm_rank(node, &rank));
+  CHECK(size == g_size && rank == g_rank, "node: size %d rank %d of a node with all %d ranks", size,
+        rank, g_size);
+  long long* part = nullptr;
+  PURE_Win win;
+  OK(pure_win_allocate_shared(2 * sizeof(long long), sizeof(long long), PURE_INFO_NULL, node,
+                              &part, &win));
+  OK(pure_win_lock_all(0, win));
+  part[0] = 1000 + g_rank;
+  part[1] = -g_rank;
+  OK(pure_win_sync(win));
+  OK(pure_barrier(node));
+  OK(pure_win_sync(win));
+  for (int r = 0; r < size; ++r) {
+    long long* base = nullptr;
+    PURE_Aint bytes = 0;
+    int unit = 0;
+    OK(pure_win_shared_query(win, r, &bytes, &unit, &base));
+    CHECK(bytes == 16 && unit == 8 && base && base[0] == 1000 + r && base[1] == -r,
+          "node window: rank %d's part: %td bytes, unit %d, holds %lld %lld", r,
+          static_cast<std::ptrdiff_t>(bytes), unit, base ? base[0] : -1, base ? base[1] : -1);
+  }
+  OK(pure_win_unlock_all(win));
+  OK(pure_barrier(node));
+  OK(pure_win_free(&win));
+  OK(pure_comm_free(&node));
+}
+
 void run_group() {
   PURE_Group world;
   OK(pure_comm_group(PURE_COMM_WORLD, &world));
@@ -353,6 +392,7 @@ void run_group() {
     OK(pure_group_free(&group));
   }
   OK(pure_group_free(&world));
+  check_node();
   OK(pure_barrier(PURE_COMM_WORLD));
 }
 
