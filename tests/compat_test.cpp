@@ -131,6 +131,8 @@ TEST(Compat, ExitNonZeroEndsTheJob) {
   });
   EXPECT_EQ(result.code, 9);
   EXPECT_NE(result.err.find("rank 2: exit: called exit(9)"), std::string::npos) << result.err;
+  // 9 is the program's status, not an error class (PURE_ERR_COMM is 9 too).
+  EXPECT_EQ(result.err.find("[PURE_ERR"), std::string::npos) << result.err;
 }
 
 TEST(Compat, AbortEndsTheJobWithSigabrtStatus) {

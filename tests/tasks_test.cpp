@@ -451,6 +451,7 @@ TEST(TasksExceptions, AbortInsideAChunkEndsTheJob) {
   });
   EXPECT_EQ(r.code, 9);
   EXPECT_NE(r.err.find("pure_abort: called with error code 9"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("[PURE_ERR"), std::string::npos) << "a status is no error class: " << r.err;
 }
 
 // ------------------------------------------------------------ helper threads

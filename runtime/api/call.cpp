@@ -15,8 +15,12 @@ void fatal(Rank& rank, const char* call, int code, const std::string& message) {
   // The error class by name, as the program would test for it.
   const char* what = error_class_string(code);
   std::string name = what ? std::string(what, std::strcspn(what, ":")) : std::string();
-  rank.process().abort(code, "pure: rank " + std::to_string(rank.world()) + ": " + call + ": " +
-                                 message + (name.empty() ? "" : " [" + name + "]"));
+  end_job(rank, call, code, message + (name.empty() ? "" : " [" + name + "]"));
+}
+
+void end_job(Rank& rank, const char* call, int status, const std::string& message) {
+  rank.process().abort(status,
+                       "pure: rank " + std::to_string(rank.world()) + ": " + call + ": " + message);
   rank.waiter().unwind_for_abort();
 }
 

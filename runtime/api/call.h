@@ -27,7 +27,13 @@ struct Call {
   const onesided::Window* window = nullptr;  // when set, its error handler applies
 };
 
+// Ends the job for an error of class `code` in `call`: "pure: rank R:
+// call: message [ERROR_CLASS]", the job's exit status `code`.
 [[noreturn]] void fatal(Rank& rank, const char* call, int code, const std::string& message);
+// Ends the job with exit status `status`, which the program chose
+// (pure_abort's error code, exit's status): the same report without an
+// error class, which the status is not.
+[[noreturn]] void end_job(Rank& rank, const char* call, int status, const std::string& message);
 int handle_error(Call& c, const Error& e);
 int outside_rank(const char* call);
 // Throws the error for a handle that names no object of its kind: `state`

@@ -100,7 +100,7 @@ void pure_exit(int status) {
   pure::compat::flush_rank_streams(rank_libc());
   std::fflush(nullptr);
   if (status != 0)
-    pure::api::fatal(*rank, "exit", status,
+    pure::api::end_job(*rank, "exit", status,
                      "called exit(" + std::to_string(status) + "); ending the job");
   throw pure::RankExit{};
 }
@@ -110,7 +110,7 @@ void pure_abort_job(void) {
   if (!rank) std::abort();
   pure::compat::flush_rank_streams(rank_libc());
   std::fflush(nullptr);
-  pure::api::fatal(*rank, "abort", 134, "called abort(); ending the job");
+  pure::api::end_job(*rank, "abort", 134, "called abort(); ending the job");
 }
 
 int pure_atexit(void (*handler)(void)) {

@@ -125,7 +125,7 @@ int pure_finalize(void) {
 int pure_abort(PURE_Comm comm, int errorcode) {
   return call("pure_abort", [&](Call& c) {
     comm_arg(c, comm);
-    fatal(c.rank, "pure_abort", errorcode,
+    end_job(c.rank, "pure_abort", errorcode,
           "called with error code " + std::to_string(errorcode) + "; ending the job");
   });
 }
