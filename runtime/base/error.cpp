@@ -1,9 +1,13 @@
 #include "base/error.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <string>
 
 #include "pure/pure.h"
 
@@ -24,6 +28,19 @@ std::atomic<bool> g_mpi_names{false};
 bool identifier_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
+
+// The flat-API names that have an MPI name, sorted (generated from
+// include/pure/mpi.h by runtime/CMakeLists.txt). The others -- settings
+// such as PURE_DEADLOCK_TIMEOUT, Pure's own calls such as pure_sym_malloc
+// -- keep their names in a translated program's messages too.
+const char* const kMapped[] = {
+#include "mapped_names.inc"
+};
+
+bool has_mpi_name(const std::string& name) {
+  return std::binary_search(std::begin(kMapped), std::end(kMapped), name.c_str(),
+                            [](const char* a, const char* b) { return std::strcmp(a, b) < 0; });
+}
 }  // namespace
 
 void report_in_mpi_names() { g_mpi_names.store(true, std::memory_order_relaxed); }
@@ -34,17 +51,25 @@ std::string in_program_names(std::string text) {
   out.reserve(text.size() + 16);
   for (std::size_t i = 0; i < text.size();) {
     const bool starts_word = i == 0 || !identifier_char(text[i - 1]);
-    const bool upper = text.compare(i, 5, "PURE_") == 0;
-    const bool lower = text.compare(i, 5, "pure_") == 0;
-    if (starts_word && (upper || lower) && i + 5 < text.size() && identifier_char(text[i + 5])) {
-      out += "MPI_";
-      i += 5;
-      // pure_comm_rank -> MPI_Comm_rank: the first letter after the prefix up.
-      if (lower)
-        out += static_cast<char>(std::toupper(static_cast<unsigned char>(text[i++])));
+    if (!starts_word || !identifier_char(text[i])) {
+      out += text[i++];
       continue;
     }
-    out += text[i++];
+    std::size_t end = i;
+    while (end < text.size() && identifier_char(text[end])) ++end;
+    const std::string word = text.substr(i, end - i);
+    i = end;
+    if (!has_mpi_name(word)) {
+      out += word;
+      continue;
+    }
+    // pure_comm_rank -> MPI_Comm_rank (the first letter after the prefix
+    // up), PURE_COMM_WORLD -> MPI_COMM_WORLD.
+    out += "MPI_";
+    out += word.compare(0, 5, "pure_") == 0
+               ? static_cast<char>(std::toupper(static_cast<unsigned char>(word[5])))
+               : word[5];
+    out.append(word, 6, std::string::npos);
   }
   return out;
 }

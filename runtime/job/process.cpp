@@ -390,7 +390,9 @@ void Process::watchdog() {
     const bool stalled = !round->all_done && round->least_stalled_ms > timeout_ms;
     if (stalled && stalled_round_progress == round->progress) {
       lock.unlock();
-      const std::string report = deadlock_report();
+      // Printed here, not by abort (which names calls as the program does):
+      // the same names.
+      const std::string report = in_program_names(deadlock_report());
       std::fprintf(stderr, "%s\n", report.c_str());
       std::fflush(stderr);
       vote->settle(2.0);  // every process prints its ranks before any ends the job
