@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "harness.h"
+#include "pure/compat.h"
 
 
 namespace pure_testing {
@@ -540,6 +541,37 @@ TEST_P(JobEnd, AbortEndsTheJobWithItsCode) {
   EXPECT_EQ(r.code, 7);
   EXPECT_TRUE(mentions(r.err, {"rank " + std::to_string(GetParam() - 1) + ": pure_abort: ",
                                "error code 7"}));
+}
+
+// A window held by an RAII object, as C++ programs hold one: the abort
+// unwinds every rank through its destructor, whose pure_win_free must
+// neither wait nor throw there (a destructor is noexcept: a second
+// JobAborted would terminate the process with SIGABRT's status). The job
+// ends with the abort's code, and the aborting rank's last line (printed
+// through its own buffered stdout) is out.
+struct HeldWindow {
+  HeldWindow() { EXPECT_PURE_OK(pure_win_allocate(64, 1, PURE_INFO_NULL, W, &base, &win)); }
+  ~HeldWindow() { pure_win_free(&win); }
+  void* base = nullptr;
+  PURE_Win win = PURE_WIN_NULL;
+};
+
+TEST_P(JobEnd, AbortUnwindsThroughAWindowsDestructor) {
+  testing::internal::CaptureStdout();
+  const JobResult r = run_ranks_capturing(GetParam(), [&](int rank, int size) {
+    HeldWindow held;
+    wait_for_last(rank, size);
+    if (rank == size - 1) {
+      pure_printf("rank %d: last words before the abort\n", rank);
+      pure_abort(W, 3);
+    }
+  });
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(r.err.find("terminate called"), std::string::npos) << r.err;
+  EXPECT_NE(out.find("rank " + std::to_string(GetParam() - 1) + ": last words before the abort"),
+            std::string::npos)
+      << "stdout: " << out;
 }
 
 TEST_P(JobEnd, AnExceptionEndsTheJob) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -79,6 +80,11 @@ int call(const char* name, F&& body, bool need_init = true) {
           rank->state() == Rank::State::created ? "called before pure_init"
                                                 : "called after pure_finalize");
   }
+  // A call from a destructor run while the rank unwinds for an abort (an
+  // RAII window freed on the way out): nothing is done and nothing thrown.
+  // A destructor is noexcept, and a second JobAborted from its wait would
+  // end the process through std::terminate, with the wrong status.
+  if (std::uncaught_exceptions() > 0 && rank->process().aborted()) return PURE_ERR_OTHER;
   Call c{*rank, name};
   CallSlice slice(rank->waiter().trace(), name);
   try {

@@ -2,9 +2,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 #include "api/call.h"
+#include "api/compat_state.h"
 #include "api/windows.h"
 #include "collectives/call_log.h"
 #include "composite/route.h"
@@ -125,6 +127,9 @@ int pure_finalize(void) {
 int pure_abort(PURE_Comm comm, int errorcode) {
   return call("pure_abort", [&](Call& c) {
     comm_arg(c, comm);
+    // As exit() does: what the rank printed is out before the job ends.
+    compat::flush_rank_streams(compat::rank_libc());
+    std::fflush(nullptr);
     end_job(c.rank, "pure_abort", errorcode,
           "called with error code " + std::to_string(errorcode) + "; ending the job");
   });
