@@ -574,6 +574,27 @@ TEST_P(JobEnd, AbortUnwindsThroughAWindowsDestructor) {
       << "stdout: " << out;
 }
 
+// A call from a thread that is not a rank cannot be made as any rank: with
+// MPI's default (fatal) error handler the job ends, naming the call, and
+// never goes on with what the call did not do.
+TEST_P(JobEnd, ACallFromAThreadThatIsNoRankEndsTheJob) {
+  const JobResult r = run_ranks_capturing(GetParam(), [&](int rank, int size) {
+    if (rank == 0) {
+      int got = PURE_SUCCESS;
+      std::thread helper([&got] { got = pure_barrier(W); });
+      helper.join();
+      EXPECT_EQ(got, PURE_ERR_OTHER);
+    }
+    // A message nobody sends: the abort ends this wait.
+    pure_recv(ints, 1, PURE_INT, (rank + 1) % size, 0, W, PURE_STATUS_IGNORE);
+    ADD_FAILURE() << "rank " << rank << " went on after the job ended";
+  });
+  EXPECT_EQ(r.code, PURE_ERR_OTHER) << r.err;
+  EXPECT_TRUE(mentions(r.err, {"pure_barrier called from a thread that is not a Pure rank",
+                               "ending the job"}))
+      << r.err;
+}
+
 TEST_P(JobEnd, AnExceptionEndsTheJob) {
   const JobResult r = run_ranks_capturing(GetParam(), [&](int rank, int size) {
     wait_for_last(rank, size);

@@ -53,10 +53,17 @@ void handle_error(int code, const char* kind, HandleState state, int handle) {
 }
 
 int outside_rank(const char* call) {
-  std::fprintf(stderr,
-               "pure: %s called from a thread that is not a Pure rank; only rank threads "
-               "may call Pure\n",
-               call);
+  const std::string what = std::string("pure: ") + call +
+                           " called from a thread that is not a Pure rank; only rank threads "
+                           "may call Pure";
+  // MPI's default error handler is fatal: during a job, the job ends, as
+  // it would for an error in a rank, rather than leave a code the program
+  // may never check (and go on computing with what the call did not do).
+  if (Process* process = Process::running()) {
+    process->abort(PURE_ERR_OTHER, what + "; ending the job");
+    return PURE_ERR_OTHER;
+  }
+  std::fprintf(stderr, "%s\n", what.c_str());
   return PURE_ERR_OTHER;
 }
 

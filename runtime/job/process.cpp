@@ -46,6 +46,12 @@ std::vector<int> iota(int n) {
 }
 }  // namespace
 
+namespace {
+// Set once the process is built, cleared as it goes (release/acquire: a
+// thread that finds it sees it whole).
+std::atomic<Process*> g_running{nullptr};
+}  // namespace
+
 Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
     : config_(config),
       map_(std::move(map)),
@@ -97,6 +103,7 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
   for (int i = 0; i < size_; ++i) observers_->attach(ranks_[static_cast<size_t>(i)]->waiter(), i, false);
   for (int h = 0; h < config_.helpers; ++h)
     observers_->attach(scheduler_->worker(size_ + h).waiter(), h, true);
+  g_running.store(this, std::memory_order_release);
 }
 
 int Process::node_first() const { return cluster_ ? cluster_->node_first() : peers_.world_of(0); }
@@ -113,7 +120,12 @@ void Process::observe_end(bool aborting) {
   observers_->finish(aborting, tasks, scheduler_->helper_stats());
 }
 
-Process::~Process() = default;
+Process* Process::running() { return g_running.load(std::memory_order_acquire); }
+
+Process::~Process() {
+  Process* self = this;
+  g_running.compare_exchange_strong(self, nullptr, std::memory_order_acq_rel);
+}
 
 void Process::abort(int code, const std::string& message) {
   if (code == 0) code = 1;  // an abort always ends the job with a failure

@@ -99,6 +99,9 @@ class Process {
   // Ends the job: the first caller's code and message win and are printed at
   // once; every parked rank is woken and unwinds at its next wait.
   void abort(int code, const std::string& message);
+  // The process of the job running now (a program runs one job at a time),
+  // for a call from a thread that belongs to no rank; nullptr between jobs.
+  static Process* running();
   int abort_code() const { return abort_.code.load(std::memory_order_acquire); }
 
  private:
