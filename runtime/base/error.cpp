@@ -34,7 +34,7 @@ bool identifier_char(char c) {
 // such as PURE_DEADLOCK_TIMEOUT, Pure's own calls such as pure_sym_malloc
 // -- keep their names in a translated program's messages too.
 const char* const kMapped[] = {
-#include "mapped_names.inc"
+#include <mapped_names.inc>  // generated in the build tree, not a runtime file
 };
 
 bool has_mpi_name(const std::string& name) {
