@@ -175,7 +175,7 @@ std::unique_ptr<Comm> hw_split(Call& c, Comm& comm, HwLevel level, int key) {
   Process& process = c.rank.process();
   const long long first = process.node_first(), world = process.world_size();
   long long part = 0;
-  if (level != HwLevel::shared_memory && process.config().bind == Bind::core) {
+  if (level != HwLevel::shared_memory && process.pins_ranks()) {
     const Topology& hw = Topology::get();
     const int core = (c.rank.index() + process.node_offset()) % hw.cores();
     part = level == HwLevel::numa_node ? hw.numa_node_of_core(core) : core;

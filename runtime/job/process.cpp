@@ -166,8 +166,11 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
   crash::enter_thread(world);
   // Processes sharing a node take consecutive cores (Cluster::node_offset).
   // With fibers only a group's host runs on its thread (on core `index`);
-  // the others' threads sleep while their ranks run on the host.
-  if (config_.bind == Bind::core && (!fibers_ || fibers_->host(index)))
+  // the others' threads sleep while their ranks run on the host. Ranks of
+  // several processes that outnumber the node's cores are not pinned
+  // (pins_ranks): pinned round-robin, a rank shared its core with another
+  // process's thread polling inside a blocking MPI call and starved.
+  if (pins_ranks() && (!fibers_ || fibers_->host(index)))
     Topology::get().bind_current_thread(index + node_offset());
   if (fibers_) fibers_->enter(index);
   Rank::set_current(&self);

@@ -72,6 +72,10 @@ class Process {
   // a node pin their ranks to consecutive cores).
   int node_first() const;
   int node_offset() const;
+  // Whether ranks are pinned to cores (PURE_BIND=core): not when the
+  // ranks of several processes share a node's cores as threads, where
+  // MPI's own polling runs on them too and the kernel must balance them.
+  bool pins_ranks() const { return config_.bind == Bind::core && !(cluster_ && oversubscribed_); }
   BackoffPolicy backoff() const { return BackoffPolicy::for_mode(config_.wait, oversubscribed_); }
 
   // Every rank of the job, and the ranks of this process, in world order:

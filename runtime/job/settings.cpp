@@ -106,7 +106,9 @@ const std::vector<Setting>& table() {
                       "must be between 1 and 4096 (or unset for one rank per core)");
        }},
       {"PURE_BIND", "core, none", "core",
-       "core: pin one rank per core, round-robin when ranks outnumber cores; none: no pinning",
+       "core: pin one rank per core, round-robin when ranks outnumber cores (not across "
+       "processes: ranks of several processes that outnumber a node's cores are left to the "
+       "kernel); none: no pinning",
        [](const char* v, Config& c) -> std::string {
          if (std::strcmp(v, "core") == 0) c.bind = Bind::core;
          else if (std::strcmp(v, "none") == 0) c.bind = Bind::none;

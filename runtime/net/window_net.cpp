@@ -318,6 +318,13 @@ class WindowNet final : public onesided::WindowRemote {
       for (MPI_Request& req : m.sends) wait_mpi(waiter, req, call);
       m.sends.clear();
     }
+    // Every process's leader arrives before any blocks in the collective
+    // MPI_Win_free, whose wait is MPI's (MPICH's spins at full speed, taking
+    // a core from the ranks a late process still runs): this wait is the
+    // wait loop's, which yields and parks.
+    MPI_Request arrived;
+    mpi_check(MPI_Ibarrier(comm_, &arrived), "MPI_Ibarrier");
+    wait_mpi(waiter, arrived, call);
     for (MPI_Win w : data_) mpi_check(MPI_Win_unlock_all(w), "MPI_Win_unlock_all");
     mpi_check(MPI_Win_unlock_all(ctrl_), "MPI_Win_unlock_all");
     for (MPI_Win& w : data_) mpi_check(MPI_Win_free(&w), "MPI_Win_free");
