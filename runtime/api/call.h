@@ -84,7 +84,10 @@ int call(const char* name, F&& body, bool need_init = true) {
   // RAII window freed on the way out): nothing is done and nothing thrown.
   // A destructor is noexcept, and a second JobAborted from its wait would
   // end the process through std::terminate, with the wrong status.
-  if (std::uncaught_exceptions() > 0 && rank->process().aborted()) return PURE_ERR_OTHER;
+  // The abort is tested first: one load, where std::uncaught_exceptions is a
+  // call into the C++ runtime that every API call would otherwise pay.
+  if (__builtin_expect(rank->process().aborted(), 0) && std::uncaught_exceptions() > 0)
+    return PURE_ERR_OTHER;
   Call c{*rank, name};
   CallSlice slice(rank->waiter().trace(), name);
   try {
