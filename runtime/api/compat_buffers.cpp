@@ -246,6 +246,7 @@ void pure_hdestroy(void) {
 // the process id, a count shared by the process's ranks and the clock, in
 // base 36: "/tmp/pure" and 8 characters fit L_tmpnam.
 char* pure_tmpnam(char* s) {
+  // Only a count that makes calls differ: relaxed, it orders nothing else.
   static std::atomic<std::uint64_t> made{0};
   char* out = s ? s : rank_libc().tmpnam_text;
   static_assert(sizeof(P_tmpdir "/pure") + 8 <= L_tmpnam, "the name must fit L_tmpnam");
