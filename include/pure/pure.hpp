@@ -266,3 +266,9 @@ class lock_guard {
 };
 
 }  // namespace pure
+
+// The typed C++ API (communicators, messages, collectives), for C++20 and
+// later: pure/communicator.hpp.
+#if __cplusplus >= 202002L
+#include "pure/communicator.hpp"
+#endif

@@ -11,16 +11,23 @@ void CallSlice::open() {
 
 void CallSlice::close() { traced_->end_call(name_, begin_, outer_); }
 
-void fatal(Rank& rank, const char* call, int code, const std::string& message) {
+std::string report(const Rank& rank, const char* call, const std::string& message) {
+  return "pure: rank " + std::to_string(rank.world()) + ": " + call + ": " + message;
+}
+
+std::string with_class(int code, const std::string& message) {
   // The error class by name, as the program would test for it.
   const char* what = error_class_string(code);
   std::string name = what ? std::string(what, std::strcspn(what, ":")) : std::string();
-  end_job(rank, call, code, message + (name.empty() ? "" : " [" + name + "]"));
+  return message + (name.empty() ? "" : " [" + name + "]");
+}
+
+void fatal(Rank& rank, const char* call, int code, const std::string& message) {
+  end_job(rank, call, code, with_class(code, message));
 }
 
 void end_job(Rank& rank, const char* call, int status, const std::string& message) {
-  rank.process().abort(status,
-                       "pure: rank " + std::to_string(rank.world()) + ": " + call + ": " + message);
+  rank.process().abort(status, report(rank, call, message));
   rank.waiter().unwind_for_abort();
 }
 
@@ -28,6 +35,12 @@ int handle_error(Call& c, const Error& e) {
   // The window's error handler on a window call, else the communicator's.
   const Comm* comm = c.errors ? c.errors : c.rank.comm(PURE_COMM_WORLD);
   const PURE_Errhandler h = c.window ? c.window->errhandler() : comm->errhandler();
+  // A call of the typed C++ API, whatever the handler: the typed API throws
+  // the error as a pure::error.
+  if (detail::typed_calls > 0) {
+    keep_typed_error(c.rank, c.name, e.code(), e.what());
+    return e.code();
+  }
   if (h == PURE_ERRORS_RETURN) return e.code();
   // PURE_ERRORS_ABORT ends the job as a fatal error does: abort of a
   // communicator's processes is abort of the job's one process here.

@@ -18,6 +18,7 @@
 #include "base/trace.h"
 #include "job/process.h"
 #include "job/rank.h"
+#include "pure/error.hpp"
 
 namespace pure::api {
 
@@ -28,6 +29,10 @@ struct Call {
   const onesided::Window* window = nullptr;  // when set, its error handler applies
 };
 
+// "pure: rank R: call: message", as every report of a call's error starts.
+std::string report(const Rank& rank, const char* call, const std::string& message);
+// `message` with the name of error class `code` appended: "message [PURE_ERR_RANK]".
+std::string with_class(int code, const std::string& message);
 // Ends the job for an error of class `code` in `call`: "pure: rank R:
 // call: message [ERROR_CLASS]", the job's exit status `code`.
 [[noreturn]] void fatal(Rank& rank, const char* call, int code, const std::string& message);
@@ -36,6 +41,8 @@ struct Call {
 // error class, which the status is not.
 [[noreturn]] void end_job(Rank& rank, const char* call, int status, const std::string& message);
 int handle_error(Call& c, const Error& e);
+// Keeps a typed-API call's error for detail::throw_error (pure/error.hpp).
+void keep_typed_error(const Rank& rank, const char* call, int code, const std::string& message);
 int outside_rank(const char* call);
 // Throws the error for a handle that names no object of its kind: `state`
 // says whether it names one that was freed.

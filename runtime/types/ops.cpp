@@ -305,6 +305,10 @@ void Reduction::combine(const void* in, void* inout, std::size_t n) const {
     kernel_(in, inout, n);
     return;
   }
+  if (user_.fn_state) {
+    user_.fn_state(in, inout, static_cast<PURE_Count>(n), user_.state);
+    return;
+  }
   PURE_Datatype handle = handle_;
   if (user_.fn_c) {
     PURE_Count len = static_cast<PURE_Count>(n);

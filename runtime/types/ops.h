@@ -32,11 +32,15 @@ constexpr int kFirstUserOp = 64;
 // inout[i] = in[i] op inout[i] for i < n; in and inout never overlap.
 using Kernel = void (*)(const void* in, void* inout, std::size_t n);
 
-// A user op: a function of pure_op_create, whose length is an int, or of
-// pure_op_create_c, whose length is a PURE_Count; one of the two is set.
+// A user op: a function of pure_op_create, whose length is an int, of
+// pure_op_create_c, whose length is a PURE_Count, or a function object of
+// the typed C++ API (pure/error.hpp, detail::op_create) called with its
+// state; one of the three is set.
 struct UserOp {
   PURE_User_function* fn = nullptr;
   PURE_User_function_c* fn_c = nullptr;
+  void (*fn_state)(const void* in, void* inout, PURE_Count count, void* state) = nullptr;
+  void* state = nullptr;
   bool commute = true;
 };
 
