@@ -149,7 +149,7 @@ inline void requests() {
     for (int i = 0; i < 16; ++i) o.push_back(me * 100 + r * 10 + i);
     pool.push(world.isend(o, r, 11));
   }
-  const std::vector<pure::status> st = pool.wait_all();
+  const std::vector<pure::status> st = pool.wait_all_statuses();
   CXX_CHECK(st.size() == static_cast<std::size_t>(2 * p));
   for (int r = 0; r < p; ++r) {
     CXX_CHECK(st[static_cast<std::size_t>(r)].source() == r);
@@ -171,6 +171,13 @@ inline void requests() {
   CXX_CHECK(rest.size() == 1 && rest[0].first == 1 - first);
   CXX_CHECK(pure::wait_any(two).first == 2);  // none active
   CXX_CHECK(a[0] == prev(world) + 0.25 && b[0] == next(world) + 0.75);
+
+  // wait_all without statuses, over an array.
+  std::int64_t echo = -1;
+  const std::int64_t sent = me * 1000 + 5;
+  std::array<pure::request, 2> both{world.irecv(echo, me, 16), world.isend(sent, me, 16)};
+  pure::wait_all(both);
+  CXX_CHECK(echo == sent && !both[0].active() && !both[1].active());
 
   // test until done; cancel a receive nobody sends to.
   int token = -1;

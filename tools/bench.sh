@@ -336,6 +336,11 @@ p2p_suite() {
     printf ', Open MPI' >&2
     bench_run "$dir" "mpi.$r" impl=mpi "round=$r" -- \
       mpirun -np 2 --bind-to core "${ompi_args[@]}" "$build/bench/bench_p2p_mpi" "${args[@]}"
+    if [ "$inter" = 0 ]; then
+      printf ', typed C++ against flat' >&2
+      bench_run "$dir" "typed.$r" impl=typed ranks=2 "round=$r" -- \
+        "${pure[@]}" "$build/bench/bench_typed" "${args[@]}"
+    fi
     printf '\n' >&2
   done
   show_report "$dir" "${plot[@]}"
@@ -367,6 +372,9 @@ cmd_coll() {
       printf ', Open MPI' >&2
       bench_run "$dir" "mpi.$n.$r" impl=mpi "ranks=$n" "round=$r" -- \
         mpirun "${mpi_opts[@]}" "${ompi_args[@]}" "$build/bench/bench_coll_mpi" "${args[@]}"
+      printf ', typed C++ against flat' >&2
+      bench_run "$dir" "typed.$n.$r" impl=typed "ranks=$n" "round=$r" -- \
+        "$pure_root/tools/purerun" "${pure_opts[@]}" "$build/bench/bench_typed" "${args[@]}"
       printf '\n' >&2
     done
   done

@@ -311,8 +311,61 @@ def p2p_paired(val, rounds, kind, b):
     return median(xs)
 
 
+# ------------------------------------------------------------------ typed C++
+
+
+TYPED_TITLES = {"lat": "latency of a double", "bw": "windowed bandwidth",
+                "allreduce": "allreduce of a double", "barrier": "barrier"}
+
+
+def report_typed(ctx, runs, out, ranks=None):
+    """bench_typed's table: the typed C++ API against the flat calls, measured
+    batch by batch in one program. Cost > 1 means the typed API is slower."""
+    runs = [r for r in runs if r.impl == "typed" and (ranks is None or r.ranks == ranks)]
+    if not runs:
+        return
+    best, per_round, rows = {}, {}, []
+    for run in runs:
+        for r in run.measures():
+            key = (r["kind"], r["bytes"])
+            if key not in rows:
+                rows.append(key)
+            unit = "gb_per_s" if r["kind"] == "bw" else "usec"
+            v = r[unit]
+            slot = (key, r["api"])
+            if slot not in best or (v > best[slot] if r["kind"] == "bw" else v < best[slot]):
+                best[slot] = v
+            per_round[key, r["api"], run.round] = v
+
+    def cost(kind, flat, typed):
+        if flat <= 0 or typed <= 0:
+            return 0.0
+        return flat / typed if kind == "bw" else typed / flat
+
+    out()
+    out("Typed C++ API (pure/communicator.hpp) against the flat calls it sits on%s: bench_typed "
+        "runs", "" if ranks is None else ", %d ranks" % ranks)
+    out("each measure through both, batch by batch in turn. Best of %d rounds; cost = typed time "
+        "/ flat", ctx.rounds)
+    out('time (flat / typed bandwidth), > 1 means the typed API is slower; "paired" is the median')
+    out("over rounds of the cost within one round.")
+    out("| %-22s | %8s | %10s | %10s | %7s | %7s |", "measure", "size", "flat", "typed C++", "cost",
+        "paired")
+    for kind, b in rows:
+        f, t = best.get(((kind, b), "flat"), 0), best.get(((kind, b), "typed"), 0)
+        paired = median([cost(kind, per_round[(kind, b), "flat", r], per_round[(kind, b), "typed", r])
+                         for r in range(1, ctx.rounds + 1)
+                         if ((kind, b), "flat", r) in per_round and ((kind, b), "typed", r) in per_round])
+        unit = " GB/s" if kind == "bw" else " us"
+        out("| %-22s | %8s | %10s | %10s | %6.3fx | %6.3fx |", TYPED_TITLES.get(kind, kind),
+            "-" if kind == "barrier" else label(b), "%.3f%s" % (f, unit), "%.3f%s" % (t, unit),
+            cost(kind, f, t), paired)
+
+
 def report_p2p(ctx, runs, out):
     inter = ctx["suite"] == "internode"
+    typed = runs
+    runs = [r for r in runs if r.impl != "typed"]
     best, val = p2p_data(runs)
     sizes = sorted({k[2] for k in best})
     if inter:
@@ -351,6 +404,7 @@ def report_p2p(ctx, runs, out):
         if t.paired:
             line += " (same-round median %.2fx)" % q
         out("%s -> %s", line, verdict(t, p, r, q))
+    report_typed(ctx, typed, out)
     return 0
 
 
@@ -395,6 +449,8 @@ def coll_size_label(op, b):
 
 
 def report_coll(ctx, runs, out):
+    typed = runs
+    runs = [r for r in runs if r.impl != "typed"]
     best, val, rows, yields = coll_data(runs)
     cores = ctx.cores
     out("Collectives over MPI_COMM_WORLD. Pure: rank threads in one process%s.",
@@ -448,6 +504,8 @@ def report_coll(ctx, runs, out):
             if total:
                 out("(%d ranks, allreduce at every size: %d of %d sizes >= %gx; the lowest ratio is "
                     "%.2fx at %s)", n, fast, total, goal, worst, label(worst_b))
+    for n in sorted(rows):
+        report_typed(ctx, typed, out, ranks=n)
     return 0
 
 

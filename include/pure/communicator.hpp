@@ -198,10 +198,17 @@ class communicator {
   // Receives one value of T.
   template <class T>
   T recv(int source = any_source, int tag = any_tag, status* st = nullptr) const {
-    detail::require_datatype<T>();
     T value{};
-    const status s = recv(value, source, tag);
-    if (st) *st = s;
+    if (st) {
+      *st = recv(value, source, tag);
+    } else {
+      // No status asked for: none is filled in, as a C program would pass
+      // PURE_STATUS_IGNORE.
+      const PURE_Datatype type = datatype_handle<T>();
+      detail::check([&] {
+        return pure_recv(&value, 1, type, source, tag, native_, PURE_STATUS_IGNORE);
+      });
+    }
     return value;
   }
 

@@ -130,35 +130,58 @@ class request {
 };
 
 namespace detail {
-// The flat handles of a range of requests, and back.
+// The flat handles of a range of requests (on the stack for up to 64, the
+// usual window), and back into the requests.
 template <class Range>
-std::vector<PURE_Request> natives(Range& requests) {
-  std::vector<PURE_Request> out;
-  for (request& r : requests) out.push_back(r.native());
-  return out;
-}
-template <class Range>
-void store(Range& requests, const std::vector<PURE_Request>& natives) {
-  std::size_t i = 0;
-  for (request& r : requests) {
-    r.native() = natives[i++];
-    r.completed();
+class natives {
+ public:
+  explicit natives(Range& requests) : requests_(requests) {
+    const std::size_t n = static_cast<std::size_t>(std::size(requests));
+    if (n > kInline) heap_.resize(n);
+    data_ = n > kInline ? heap_.data() : inline_;
+    for (request& r : requests) data_[size_++] = r.native();
   }
-}
+  natives(const natives&) = delete;
+  natives& operator=(const natives&) = delete;
+  PURE_Request* data() { return data_; }
+  int count() const { return static_cast<int>(size_); }
+  std::size_t size() const { return size_; }
+  void store() {
+    std::size_t i = 0;
+    for (request& r : requests_) {
+      r.native() = data_[i++];
+      r.completed();
+    }
+  }
+
+ private:
+  static constexpr std::size_t kInline = 64;
+  Range& requests_;
+  PURE_Request inline_[kInline];
+  std::vector<PURE_Request> heap_;
+  PURE_Request* data_ = nullptr;
+  std::size_t size_ = 0;
+};
 }  // namespace detail
 
-// Waits for every request of a range (vector, array, span of pure::request);
-// their statuses, in order.
+// Waits for every request of a range (vector, array, span of pure::request).
 template <class Range>
-std::vector<status> wait_all(Range& requests) {
-  std::vector<PURE_Request> n = detail::natives(requests);
+void wait_all(Range& requests) {
+  detail::natives<Range> n(requests);
+  detail::check([&] { return pure_waitall(n.count(), n.data(), PURE_STATUSES_IGNORE); });
+  n.store();
+}
+// The same, with their statuses, in order.
+template <class Range>
+std::vector<status> wait_all_statuses(Range& requests) {
+  detail::natives<Range> n(requests);
   std::vector<PURE_Status> s(n.size());
-  detail::check([&] { return pure_waitall(static_cast<int>(n.size()), n.data(), s.data()); });
+  detail::check([&] { return pure_waitall(n.count(), n.data(), s.data()); });
   std::vector<status> out;
   out.reserve(n.size());
   std::size_t i = 0;
   for (request& r : requests) out.emplace_back(s[i++], r.type());
-  detail::store(requests, n);
+  n.store();
   return out;
 }
 
@@ -166,11 +189,11 @@ std::vector<status> wait_all(Range& requests) {
 // size when none was active.
 template <class Range>
 std::pair<std::size_t, status> wait_any(Range& requests) {
-  std::vector<PURE_Request> n = detail::natives(requests);
+  detail::natives<Range> n(requests);
   PURE_Status s{};
   int index = PURE_UNDEFINED;
-  detail::check([&] { return pure_waitany(static_cast<int>(n.size()), n.data(), &index, &s); });
-  detail::store(requests, n);
+  detail::check([&] { return pure_waitany(n.count(), n.data(), &index, &s); });
+  n.store();
   if (index == PURE_UNDEFINED) return {n.size(), status()};
   auto it = std::begin(requests);
   std::advance(it, index);
@@ -181,14 +204,12 @@ std::pair<std::size_t, status> wait_any(Range& requests) {
 // statuses of those that did (none when none was active).
 template <class Range>
 std::vector<std::pair<std::size_t, status>> wait_some(Range& requests) {
-  std::vector<PURE_Request> n = detail::natives(requests);
+  detail::natives<Range> n(requests);
   std::vector<PURE_Status> s(n.size());
   std::vector<int> indices(n.size());
   int done = 0;
-  detail::check([&] {
-    return pure_waitsome(static_cast<int>(n.size()), n.data(), &done, indices.data(), s.data());
-  });
-  detail::store(requests, n);
+  detail::check([&] { return pure_waitsome(n.count(), n.data(), &done, indices.data(), s.data()); });
+  n.store();
   std::vector<std::pair<std::size_t, status>> out;
   if (done == PURE_UNDEFINED) return out;
   for (int k = 0; k < done; ++k) {
@@ -203,12 +224,10 @@ std::vector<std::pair<std::size_t, status>> wait_some(Range& requests) {
 // Whether every request of a range is complete (and then completes them).
 template <class Range>
 bool test_all(Range& requests) {
-  std::vector<PURE_Request> n = detail::natives(requests);
+  detail::natives<Range> n(requests);
   int flag = 0;
-  detail::check([&] {
-    return pure_testall(static_cast<int>(n.size()), n.data(), &flag, PURE_STATUSES_IGNORE);
-  });
-  if (flag) detail::store(requests, n);
+  detail::check([&] { return pure_testall(n.count(), n.data(), &flag, PURE_STATUSES_IGNORE); });
+  if (flag) n.store();
   return flag != 0;
 }
 
@@ -221,7 +240,8 @@ class request_pool {
   bool empty() const { return requests_.empty(); }
   request& operator[](std::size_t i) { return requests_[i]; }
 
-  std::vector<status> wait_all() { return pure::wait_all(requests_); }
+  void wait_all() { pure::wait_all(requests_); }
+  std::vector<status> wait_all_statuses() { return pure::wait_all_statuses(requests_); }
   std::pair<std::size_t, status> wait_any() { return pure::wait_any(requests_); }
   std::vector<std::pair<std::size_t, status>> wait_some() { return pure::wait_some(requests_); }
   bool test_all() { return pure::test_all(requests_); }
