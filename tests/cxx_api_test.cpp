@@ -35,6 +35,12 @@ TEST_P(CxxApi, Reductions) {
 TEST_P(CxxApi, Collectives) {
   expect_clean_run(GetParam(), [](int, int) { cxx_checks::collectives(); });
 }
+TEST_P(CxxApi, OneSided) {
+  expect_clean_run(GetParam(), [](int, int) { cxx_checks::one_sided(); });
+}
+TEST_P(CxxApi, TasksOverARange) {
+  expect_clean_run(GetParam(), [](int, int) { cxx_checks::tasks(); });
+}
 TEST_P(CxxApi, ErrorsAreExceptions) {
   expect_clean_run(GetParam(), [](int, int) { cxx_checks::errors(); });
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <complex>
 #include <cstdint>
 #include <functional>
@@ -384,6 +385,74 @@ inline void errors() {
     CXX_CHECK(std::string(e.what()).find("pure_allreduce") != std::string::npos);
   }
   world.barrier();
+}
+
+// One-sided: a window of T's, fence epochs and scoped lock epochs.
+inline void one_sided() {
+  auto world = pure::communicator::world();
+  const int me = world.rank();
+  const int p = world.size();
+  pure::window<std::int64_t> win(world, 8);
+  for (std::int64_t v : win.local()) CXX_CHECK(v == 0);
+  // Fence epoch: every rank puts 3 values into its right neighbour at 2..4,
+  // and gets its left neighbour's element 0 (its own rank, written first).
+  win.local()[0] = me;
+  win.fence();
+  const std::array<std::int64_t, 3> row{me * 10, me * 10 + 1, me * 10 + 2};
+  win.put(row, next(world), 2);
+  std::int64_t left0 = -1;
+  win.get(left0, prev(world), 0);
+  win.fence();
+  CXX_CHECK(left0 == prev(world));
+  for (int i = 0; i < 3; ++i) CXX_CHECK(win.local()[static_cast<std::size_t>(2 + i)] == prev(world) * 10 + i);
+
+  // Lock epochs on rank 0: every rank adds, fetches and swaps there.
+  {
+    auto epoch = win.lock(0);
+    win.accumulate(std::int64_t{me + 1}, 0, 5, std::plus<>{});
+    epoch.flush();
+    win.fetch_and_op(std::int64_t{1}, 0, 6, std::plus<>{});
+  }
+  world.barrier();
+  {
+    auto epoch = win.lock(0, pure::lock_kind::shared);
+    std::array<std::int64_t, 2> got{};
+    win.get(got, 0, 5);
+    epoch.release();
+    CXX_CHECK(got[0] == static_cast<std::int64_t>(p) * (p + 1) / 2 && got[1] == p);
+  }
+  world.barrier();
+  // Exactly one rank wins the swap of element 7 from 0.
+  std::int64_t won = 0;
+  {
+    auto epoch = win.lock_all();
+    won = win.compare_and_swap(std::int64_t{me + 100}, 0, 0, 7) == 0;
+  }
+  CXX_CHECK(world.allreduce(won, std::plus<>{}) == 1);
+  world.barrier();
+  {
+    auto epoch = win.lock(0);
+    win.accumulate(std::int64_t{-5}, 0, 7, pure::replace{});
+  }
+  world.barrier();
+  if (me == 0) CXX_CHECK(win.local()[7] == -5);
+  world.barrier();
+}
+
+// Tasks over an index range: every index once, per index and per run.
+inline void tasks() {
+  const std::int64_t n = 1000;
+  std::vector<std::int64_t> hits(static_cast<std::size_t>(n), 0);
+  pure::parallel_for<std::int64_t>(pure::index_range{0, n}, [&](std::int64_t i) { hits[static_cast<std::size_t>(i)] += 1; });
+  std::atomic<std::int64_t> runs{0}, covered{0};
+  pure::parallel_for<std::int64_t>(pure::index_range{10, n}, [&](pure::index_range r) {
+    CXX_CHECK(r.begin >= 10 && r.end <= n && r.size() > 0);
+    for (std::int64_t i = r.begin; i < r.end; ++i) hits[static_cast<std::size_t>(i)] += 2;
+    runs.fetch_add(1);
+    covered.fetch_add(r.size());
+  });
+  CXX_CHECK(covered.load() == n - 10 && runs.load() >= 1);
+  for (std::int64_t i = 0; i < n; ++i) CXX_CHECK(hits[static_cast<std::size_t>(i)] == (i < 10 ? 1 : 3));
 }
 
 }  // namespace cxx_checks

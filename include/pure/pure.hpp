@@ -161,6 +161,13 @@ class PureTask {
 
 namespace pure {
 
+// Indices [begin, end).
+struct index_range {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  std::int64_t size() const { return end > begin ? end - begin : 0; }
+};
+
 // Calls body(i) for every i in [begin, end) as a task: the caller and idle
 // ranks share the iterations, with no chunk arithmetic in user code. Chunk
 // boundaries fall on multiples of cache_line_grain<T>() iterations from
@@ -184,6 +191,32 @@ void parallel_for(std::int64_t begin, std::int64_t end, Body&& body) {
         for (std::int64_t i = lo; i <= hi; ++i) l.body(l.begin + i);
       },
       &loop, units, nullptr, false);
+}
+
+// The same over a range, with the body called either for every index,
+// body(i), or once for each run of consecutive indices a chunk covers,
+// body(index_range): the form for loops that carry state from one index to
+// the next, or that sum into a local before publishing once.
+template <class T = std::byte, class Body>
+void parallel_for(index_range range, Body&& body) {
+  if constexpr (std::is_invocable_v<Body&, index_range>) {
+    if (range.size() == 0) return;
+    struct Loop {
+      std::remove_reference_t<Body>& body;
+      index_range range;
+    } loop{body, range};
+    const std::int64_t grain = cache_line_grain<T>();
+    const std::int64_t n = range.size();
+    detail::execute_task(
+        [](const void* p, chunk_id_t start, chunk_id_t last, void*, bool) {
+          const Loop& l = *static_cast<const Loop*>(p);
+          const auto [lo, hi] = pure_aligned_idx_range<T>(l.range.size(), start, last);
+          if (hi >= lo) l.body(index_range{l.range.begin + lo, l.range.begin + hi + 1});
+        },
+        &loop, n / grain + (n % grain != 0), nullptr, false);
+  } else {
+    parallel_for<T>(range.begin, range.end, std::forward<Body>(body));
+  }
 }
 
 }  // namespace pure
@@ -271,4 +304,5 @@ class lock_guard {
 // later: pure/communicator.hpp.
 #if __cplusplus >= 202002L
 #include "pure/communicator.hpp"
+#include "pure/window.hpp"
 #endif

@@ -15,6 +15,8 @@ int pure_main(int argc, char** argv) {
     cxx_checks::communicators();
     cxx_checks::reductions();
     cxx_checks::collectives();
+    cxx_checks::one_sided();
+    cxx_checks::tasks();
     cxx_checks::errors();
     world.barrier();
     if (world.rank() == 0) std::printf("cxx_check: ok\n");
