@@ -124,14 +124,15 @@ request communicator::iallreduce(const S& in, R& out, Op op) const {
   detail::require_same_element<S, R>();
   // The operator lives as long as the request: the runtime combines while
   // the request progresses.
-  auto bound = std::make_shared<detail::bound_op<detail::element_t<S>, Op>>(std::move(op));
+  auto bound = std::make_unique<detail::kept_as<detail::bound_op<detail::element_t<S>, Op>>>(
+      std::move(op));
   const detail::view i = detail::view_of(in);
   const detail::view o = detail::view_of(out);
   detail::same_length(i.count, o.count, "pure_iallreduce");
   PURE_Request r = PURE_REQUEST_NULL;
   detail::check([&] {
-    return pure_iallreduce_c(i.data, o.data, detail::big(i.count), i.type, bound->handle(),
-                             native_, &r);
+    return pure_iallreduce_c(i.data, o.data, detail::big(i.count), i.type,
+                             bound->value.handle(), native_, &r);
   });
   return request(r, "pure_iallreduce", o.type, std::move(bound));
 }

@@ -58,6 +58,19 @@ class status {
   PURE_Datatype type_ = PURE_BYTE;
 };
 
+namespace detail {
+// What a nonblocking operation uses until it completes, owned by its request.
+struct kept {
+  virtual ~kept() = default;
+};
+template <class X>
+struct kept_as final : kept {
+  template <class... A>
+  explicit kept_as(A&&... args) : value(std::forward<A>(args)...) {}
+  X value;
+};
+}  // namespace detail
+
 class request {
  public:
   request() = default;
@@ -65,7 +78,7 @@ class request {
   // `keep` holds what the operation uses until it completes (a user
   // operator, a buffer the call allocated).
   request(PURE_Request native, const char* made_by, PURE_Datatype type,
-          std::shared_ptr<void> keep = {})
+          std::unique_ptr<detail::kept> keep = {})
       : native_(native), made_by_(made_by), type_(type), keep_(std::move(keep)) {}
   request(request&& other) noexcept
       : native_(std::exchange(other.native_, PURE_REQUEST_NULL)),
@@ -112,7 +125,7 @@ class request {
   PURE_Datatype type() const { return type_; }
   // The flat API completed this request (through native()).
   void completed() {
-    if (!active()) keep_.reset();
+    if (keep_ && !active()) keep_.reset();
   }
 
  private:
@@ -126,7 +139,7 @@ class request {
   PURE_Request native_ = PURE_REQUEST_NULL;
   const char* made_by_ = "";
   PURE_Datatype type_ = PURE_BYTE;
-  std::shared_ptr<void> keep_;
+  std::unique_ptr<detail::kept> keep_;
 };
 
 namespace detail {
