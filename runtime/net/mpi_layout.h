@@ -35,6 +35,11 @@ class MpiLayout {
   MPI_Aint offset() const { return offset_; }
 
  private:
+  // The MPI datatype of a non-contiguous layout, in bytes or in elements.
+  void bytes_layout(std::size_t count, const Datatype& type);
+  void elements_layout(std::size_t count, const Datatype& type, MPI_Datatype element,
+                       std::size_t items, std::size_t item);
+
   int count_ = 0;
   MPI_Datatype type_ = MPI_BYTE;
   MPI_Aint offset_ = 0;

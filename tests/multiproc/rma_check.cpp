@@ -269,12 +269,63 @@ void shared() {
   OK(pure_win_free(&win));
 }
 
+// `rma_check huge`: 2^31 + 24 bytes, over MPI's int count, put from rank 0
+// into the last rank's window (another process), read back by a get, then
+// written over by an accumulate with PURE_REPLACE; every byte checked at the
+// target and at the origin.
+void huge() {
+  constexpr std::size_t kBytes = (std::size_t{1} << 31) + 24;
+  const int last = g_size - 1;
+  auto byte = [](std::size_t i, int round) {
+    return static_cast<unsigned char>((i * 131 + (i >> 20) * 7 + static_cast<std::size_t>(round)) & 0xFF);
+  };
+  unsigned char* mem = nullptr;
+  PURE_Win win;
+  OK(pure_win_allocate(g_rank == last ? static_cast<PURE_Aint>(kBytes) : 0, 1, PURE_INFO_NULL, W,
+                       &mem, &win));
+  std::vector<unsigned char> data(g_rank == 0 ? kBytes : 0);
+  for (int round = 0; round < 2; ++round) {
+    if (g_rank == 0) {
+      for (std::size_t i = 0; i < kBytes; ++i) data[i] = byte(i, round);
+      OK(pure_win_lock(PURE_LOCK_EXCLUSIVE, last, 0, win));
+      if (round == 0)
+        OK(pure_put_c(data.data(), static_cast<PURE_Count>(kBytes), PURE_BYTE, last, 0,
+                      static_cast<PURE_Count>(kBytes), PURE_BYTE, win));
+      else
+        OK(pure_accumulate_c(data.data(), static_cast<PURE_Count>(kBytes), PURE_BYTE, last, 0,
+                             static_cast<PURE_Count>(kBytes), PURE_BYTE, PURE_REPLACE, win));
+      OK(pure_win_unlock(last, win));
+      std::memset(data.data(), 0, kBytes);
+      OK(pure_win_lock(PURE_LOCK_SHARED, last, 0, win));
+      OK(pure_get_c(data.data(), static_cast<PURE_Count>(kBytes), PURE_BYTE, last, 0,
+                    static_cast<PURE_Count>(kBytes), PURE_BYTE, win));
+      OK(pure_win_unlock(last, win));
+      for (std::size_t i = 0; i < kBytes; ++i)
+        CHECK(data[i] == byte(i, round), "round %d: byte %zu got back is %d", round, i, data[i]);
+    }
+    OK(pure_barrier(W));
+    if (g_rank == last) {
+      OK(pure_win_lock(PURE_LOCK_SHARED, last, 0, win));
+      for (std::size_t i = 0; i < kBytes; ++i)
+        CHECK(mem[i] == byte(i, round), "round %d: byte %zu at the target is %d", round, i, mem[i]);
+      OK(pure_win_unlock(last, win));
+    }
+    OK(pure_barrier(W));
+  }
+  OK(pure_win_free(&win));
+}
+
 }  // namespace
 
 extern "C" int pure_main(int argc, char** argv) {
   OK(pure_init(&argc, &argv));
   pure_comm_rank(W, &g_rank);
   pure_comm_size(W, &g_size);
+  if (argc > 1 && std::strcmp(argv[1], "huge") == 0) {
+    huge();
+    if (g_rank == 0) std::printf("rma_check huge: ok\n");
+    return pure_finalize() == PURE_SUCCESS ? 0 : 1;
+  }
   for (int flavor : {PURE_WIN_FLAVOR_CREATE, PURE_WIN_FLAVOR_ALLOCATE, PURE_WIN_FLAVOR_SHARED})
     fence_ring(flavor);
   atomics();
