@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #if defined(__x86_64__) && defined(__linux__)
+#include <asm/prctl.h>
 #include <linux/futex.h>
 #include <sys/auxv.h>
 #include <sys/syscall.h>
@@ -17,15 +18,28 @@
 #define PURE_FIBERS_X86_64 1
 #endif
 
+// The code a host runs between ranks, with no rank's thread-locals of its
+// own to use: ThreadSanitizer's instrumentation keeps its state there.
+#if defined(__clang__) || defined(__GNUC__)
+#define PURE_NO_TSAN __attribute__((no_sanitize("thread")))
+#else
+#define PURE_NO_TSAN
+#endif
+
 namespace pure {
 
 #ifdef PURE_FIBERS_X86_64
 
-// pure_fiber_switch(save, sp, fs): saves the callee-saved registers, MXCSR
-// and the x87 control word (the System V ABI's callee-saved state) on the
-// current stack, stores the stack pointer in *save, then switches to the
+// pure_fiber_switch(save, sp, fs, from): saves the callee-saved registers,
+// MXCSR and the x87 control word (the System V ABI's callee-saved state) on
+// the current stack, stores the stack pointer in *save, then switches to the
 // stack `sp` (saved the same way), makes `fs` the thread pointer and restores
-// what was saved there. It returns into whoever saved `sp`.
+// what was saved there. It returns into whoever saved `sp`, with `from` as
+// its value: the context that switched there, whose saved state the new
+// one then publishes (Fibers::arrived).
+//
+// pure_fiber_idle: where a host's idle loop starts, on its own small stack,
+// with r12 = the Host and rax = `from`.
 //
 // pure_fiber_sleep: where a member's kernel thread waits once it has handed
 // over its rank; entered on its own small stack with r12 = &parked and
@@ -36,10 +50,10 @@ namespace pure {
 // rank on its host meanwhile.
 asm(R"(
   .text
-  .globl pure_fiber_switch
-  .hidden pure_fiber_switch
-  .type pure_fiber_switch, @function
-pure_fiber_switch:
+  .globl pure_fiber_switch_fsgsbase
+  .hidden pure_fiber_switch_fsgsbase
+  .type pure_fiber_switch_fsgsbase, @function
+pure_fiber_switch_fsgsbase:
   pushq %rbp
   pushq %rbx
   pushq %r12
@@ -52,6 +66,7 @@ pure_fiber_switch:
   movq %rsp, (%rdi)
   movq %rsi, %rsp
   wrfsbase %rdx
+  movq %rcx, %rax
 pure_fiber_restore:
   ldmxcsr (%rsp)
   fldcw 4(%rsp)
@@ -63,7 +78,31 @@ pure_fiber_restore:
   popq %rbx
   popq %rbp
   ret
-  .size pure_fiber_switch, .-pure_fiber_switch
+  .size pure_fiber_switch_fsgsbase, .-pure_fiber_switch_fsgsbase
+
+  .globl pure_fiber_switch_syscall
+  .hidden pure_fiber_switch_syscall
+  .type pure_fiber_switch_syscall, @function
+pure_fiber_switch_syscall:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  movq %rcx, %r8
+  movq %rdx, %rsi
+  movl $)" "4098" R"(, %edi
+  movl $)" "158" R"(, %eax
+  syscall
+  movq %r8, %rax
+  jmp pure_fiber_restore
+  .size pure_fiber_switch_syscall, .-pure_fiber_switch_syscall
 
   .globl pure_fiber_sleep
   .hidden pure_fiber_sleep
@@ -83,56 +122,133 @@ pure_fiber_sleep:
   jmp 1b
 2:
   movq (%r13), %rsp
+  xorl %eax, %eax
   jmp pure_fiber_restore
   .size pure_fiber_sleep, .-pure_fiber_sleep
+
+  .globl pure_fiber_idle
+  .hidden pure_fiber_idle
+  .type pure_fiber_idle, @function
+pure_fiber_idle:
+  movq %r12, %rdi
+  movq %rax, %rsi
+  call pure_fibers_idle
+  ud2
+  .size pure_fiber_idle, .-pure_fiber_idle
 )");
 
-extern "C" void pure_fiber_switch(void** save, void* sp, void* fs);
+extern "C" void* pure_fiber_switch_fsgsbase(void** save, void* sp, void* fs, void* from);
+extern "C" void* pure_fiber_switch_syscall(void** save, void* sp, void* fs, void* from);
 extern "C" void pure_fiber_sleep();
+extern "C" void pure_fiber_idle();
 
 static_assert(FUTEX_WAIT_PRIVATE == 128, "pure_fiber_sleep hard-codes FUTEX_WAIT_PRIVATE");
 static_assert(SYS_futex == 202, "pure_fiber_sleep hard-codes SYS_futex");
+static_assert(SYS_arch_prctl == 158 && ARCH_SET_FS == 4098,
+              "pure_fiber_switch_syscall hard-codes arch_prctl(ARCH_SET_FS)");
 
 namespace {
-void* thread_pointer() {
-  void* fs;
-  asm volatile("rdfsbase %0" : "=r"(fs));
-  return fs;
-}
-void futex_wake(std::atomic<std::uint32_t>* word) {
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), FUTEX_WAKE_PRIVATE, 1, nullptr,
-          nullptr, 0);
-}
-}  // namespace
-
-bool Fibers::supported() {
+bool has_fsgsbase() {
 #ifndef HWCAP2_FSGSBASE
 #define HWCAP2_FSGSBASE (1 << 1)
 #endif
   return (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0;
 }
+// The switch: wrfsbase where the kernel lets user space write the thread
+// pointer, else the arch_prctl system call, which costs a kernel entry per
+// switch but still none of a kernel thread switch's scheduling.
+void* (*const pure_fiber_switch)(void**, void*, void*, void*) =
+    has_fsgsbase() ? &pure_fiber_switch_fsgsbase : &pure_fiber_switch_syscall;
+
+void* thread_pointer() {
+  // The thread control block's first word points at itself (the x86-64
+  // TLS ABI): the FS base, read without rdfsbase.
+  void* fs;
+  asm volatile("movq %%fs:0, %0" : "=r"(fs));
+  return fs;
+}
+// System calls without glibc's wrappers, which write errno, a thread-local:
+// a host's idle loop runs with a thread pointer that a rank may be using on
+// another host at the same time.
+PURE_NO_TSAN long raw_syscall3(long number, long a, long b, long c) {
+  long ret;
+  asm volatile("syscall"
+               : "=a"(ret)
+               : "a"(number), "D"(a), "S"(b), "d"(c)
+               : "rcx", "r11", "memory");
+  return ret;
+}
+PURE_NO_TSAN void futex_wake(std::atomic<std::uint32_t>* word) {
+  raw_syscall3(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAKE_PRIVATE, 1);
+}
+PURE_NO_TSAN void kernel_yield() { raw_syscall3(SYS_sched_yield, 0, 0, 0); }
+}  // namespace
+
+bool Fibers::supported() { return true; }
+bool Fibers::fast_switch() { return has_fsgsbase(); }
 
 #else  // not x86-64 Linux: never constructed (see Fibers::Fibers)
 
 namespace {
 [[noreturn]] void unsupported() { std::abort(); }
-void pure_fiber_switch(void**, void*, void*) { unsupported(); }
+void* pure_fiber_switch(void**, void*, void*, void*) { unsupported(); }
+void pure_fiber_sleep() { unsupported(); }
+void pure_fiber_idle() { unsupported(); }
 void* thread_pointer() { unsupported(); }
 void futex_wake(std::atomic<std::uint32_t>*) { unsupported(); }
+void kernel_yield() { unsupported(); }
 }  // namespace
 bool Fibers::supported() { return false; }
+bool Fibers::fast_switch() { return false; }
 
 #endif
 
+namespace {
+// A fiber's state, claimed and published through Fiber::state.
+enum : int {
+  kStarting,  // its thread has not handed it over yet (takeable once parked == 1)
+  kSaved,     // its context is saved: any host may take it
+  kRunning,   // a host runs it
+  kDone,      // a host rank that finished, its final context saved: its host resumes it last
+};
+constexpr std::size_t kSmallStackBytes = 16 * 1024;
+
+// A context on a small stack of its own that pure_fiber_switch's restore
+// "returns" into `entry`, with r12 and r13 set. From the lowest address:
+// MXCSR and x87 control word, r15, r14, r13, r12, rbx, rbp, return address.
+void* small_context(std::unique_ptr<char[]>& stack, void (*entry)(), void* r12, void* r13) {
+  stack.reset(new char[kSmallStackBytes]);
+  auto top = reinterpret_cast<std::uintptr_t>(stack.get() + kSmallStackBytes) & ~std::uintptr_t{15};
+  auto* frame = reinterpret_cast<std::uint64_t*>(top) - 8;
+  std::uint32_t fpu[2] = {0x1F80, 0x037F};  // MXCSR and x87 control word at their defaults
+  std::memcpy(&frame[0], fpu, sizeof fpu);
+  frame[1] = 0;                                      // r15
+  frame[2] = 0;                                      // r14
+  frame[3] = reinterpret_cast<std::uint64_t>(r13);   // r13
+  frame[4] = reinterpret_cast<std::uint64_t>(r12);   // r12
+  frame[5] = 0;                                      // rbx
+  frame[6] = 0;                                      // rbp
+  frame[7] = reinterpret_cast<std::uint64_t>(entry);
+  return frame;
+}
+}  // namespace
+
 struct alignas(64) Fibers::Fiber {
   int index = 0;
-  int group = 0;
-  void* sp = nullptr;        // the saved context while another fiber runs
+  void* sp = nullptr;        // the saved context while it does not run
   void* final_sp = nullptr;  // the context saved when its rank was done
   void* fs = nullptr;        // its thread's thread pointer (FS base)
-  bool finished = false;     // read and written by the group's running fiber only
+  // kStarting .. kDone. Taken by a compare-and-swap (acquire), published by
+  // the context that runs after it on its host (arrived, release): that is
+  // when its saved context is complete.
+  std::atomic<int> state{kStarting};
+  // The host that runs it, or ran it last: where it is taken first. A hint.
+  std::atomic<int> owner{0};
+  // The host running it; written by that host before switching to it.
+  Host* host = nullptr;
+  bool finished = false;  // written by itself in leave, read by arrived after
   // 1 once its kernel thread sleeps on its own stack (stored by
-  // pure_fiber_sleep); the host stores 2 to send it back to its rank.
+  // pure_fiber_sleep); arrived stores 2 to send it back to its rank.
   std::atomic<std::uint32_t> parked{0};
   // What ThreadSanitizer sees of the hand-overs, which happen in assembly:
   // a release by the fiber that switches, an acquire by the one that runs.
@@ -143,131 +259,207 @@ struct alignas(64) Fibers::Fiber {
   sigset_t signals;
 };
 
-struct Fibers::Group {
-  std::vector<Fiber*> members;  // members[0] hosts
-  int unfinished = 0;           // read and written by the running fiber only
+struct alignas(64) Fibers::Host {
+  Fibers* fibers = nullptr;
+  int index = 0;
+  Fiber* own = nullptr;      // the rank whose kernel thread this host is
+  void* idle_sp = nullptr;   // its idle loop's context while a rank runs
+  std::unique_ptr<char[]> idle_stack;
+  // Switches this host made; another host that sees it unchanged since its
+  // last look finds this one busy (running one rank all along).
+  std::atomic<std::uint64_t> switches{0};
+  std::vector<std::uint64_t> seen;  // the others' switches at this host's last look
+  std::vector<char> busy;           // pick's scratch: which hosts it may take from
+  std::size_t next = 0;             // where the idle loop's next scan starts
 };
 
-namespace {
-constexpr std::size_t kSleepStackBytes = 16 * 1024;
+extern "C" [[noreturn]] PURE_NO_TSAN void pure_fibers_idle(void* host, void* from) {
+  Fibers::Host& h = *static_cast<Fibers::Host*>(host);
+  h.fibers->idle(h, static_cast<Fibers::Fiber*>(from));
 }
 
-Fibers::Fibers(int ranks, int groups) {
+Fibers::Fibers(int ranks, int hosts) {
   if (!supported())
-    throw std::logic_error(
-        "pure: rank fibers need FSGSBASE (x86-64, Linux >= 5.9); ask Fibers::supported() first");
-  for (int g = 0; g < groups; ++g) groups_.push_back(std::make_unique<Group>());
+    throw std::logic_error("pure: rank fibers need x86-64 Linux; ask Fibers::supported() first");
   for (int i = 0; i < ranks; ++i) {
     fibers_.push_back(std::make_unique<Fiber>());
     Fiber& f = *fibers_.back();
     f.index = i;
-    f.group = group_of(i, groups);
-    groups_[static_cast<std::size_t>(f.group)]->members.push_back(&f);
+    f.owner.store(i % hosts, std::memory_order_relaxed);
   }
-  for (auto& g : groups_) g->unfinished = static_cast<int>(g->members.size());
+  for (int h = 0; h < hosts; ++h) {
+    hosts_.push_back(std::make_unique<Host>());
+    Host& host = *hosts_.back();
+    host.fibers = this;
+    host.index = h;
+    host.own = fibers_[static_cast<std::size_t>(h)].get();
+    host.seen.assign(static_cast<std::size_t>(hosts), 0);
+    host.busy.assign(static_cast<std::size_t>(hosts), 0);
+    host.idle_sp = small_context(host.idle_stack, &pure_fiber_idle, &host, nullptr);
+  }
+  unfinished_.store(ranks, std::memory_order_relaxed);
 }
 
 Fibers::~Fibers() = default;
 
-Fibers::Fiber* Fibers::next_unfinished(Fiber& from) const {
-  const std::vector<Fiber*>& m = groups_[static_cast<std::size_t>(from.group)]->members;
-  const std::size_t n = m.size();
-  std::size_t at = static_cast<std::size_t>(from.index / groups());  // position in the group
-  for (std::size_t k = 1; k < n; ++k) {
-    Fiber* f = m[(at + k) % n];
-    if (!f->finished) return f;
+// Claims `f` for the calling host when its context is saved.
+PURE_NO_TSAN static bool try_take(std::atomic<int>& state, const std::atomic<std::uint32_t>& parked) {
+  int s = state.load(std::memory_order_relaxed);
+  if (s == kStarting) {
+    // Acquire, pairing with pure_fiber_sleep's store of 1 (a plain x86
+    // store: a release), which follows its save of the fiber's context.
+    if (parked.load(std::memory_order_acquire) != 1) return false;
+  } else if (s != kSaved) {
+    return false;
   }
+  return state.compare_exchange_strong(s, kRunning, std::memory_order_acquire,
+                                       std::memory_order_relaxed);
+}
+
+PURE_NO_TSAN Fibers::Fiber* Fibers::pick(Host& host, const Fiber* me, bool steal) {
+  const std::size_t n = fibers_.size();
+  const std::size_t start = me ? static_cast<std::size_t>(me->index) : host.next;
+  // Takes the first takeable rank, round-robin after the caller, that
+  // `wanted` accepts by its owner.
+  auto take = [&](auto wanted) -> Fiber* {
+    for (std::size_t k = 1; k <= n; ++k) {
+      Fiber& f = *fibers_[(start + k) % n];
+      if (&f == me || !wanted(f.owner.load(std::memory_order_relaxed))) continue;
+      if (try_take(f.state, f.parked)) {
+        f.owner.store(host.index, std::memory_order_relaxed);
+        host.next = static_cast<std::size_t>(f.index);
+        return &f;
+      }
+    }
+    return nullptr;
+  };
+  auto own = [&](int owner) { return owner == host.index; };
+  if (steal && me) {
+    // The caller's wait went round without progress: a rank of a host that
+    // has run one rank since this host last looked first. It may be ready
+    // to run while that host is busy; this host's own ranks are waiting.
+    bool any = false;
+    for (std::size_t o = 0; o < hosts_.size(); ++o) {
+      const std::uint64_t now = hosts_[o]->switches.load(std::memory_order_relaxed);
+      host.busy[o] = static_cast<int>(o) != host.index && now == host.seen[o];
+      host.seen[o] = now;
+      any = any || host.busy[o];
+    }
+    if (any) {
+      if (Fiber* f = take([&](int owner) { return host.busy[static_cast<std::size_t>(owner)] != 0; }))
+        return f;
+    }
+  }
+  // The ranks this host ran last (their data is in its cache).
+  if (Fiber* f = take(own)) return f;
+  // A host with nothing else to run (its idle loop): any rank.
+  if (steal && !me) return take([&](int owner) { return !own(owner); });
   return nullptr;
 }
 
-void Fibers::switch_to(Fiber& from, void** save, Fiber& to, void* sp) {
+PURE_NO_TSAN void Fibers::arrived(Fiber* from) {
+  if (!from) return;
+  if (!from->finished) {
+    // Release: its saved context (stored by the switch that left it) is
+    // complete for whoever takes it.
+    from->state.store(kSaved, std::memory_order_release);
+    return;
+  }
+  if (from->index >= static_cast<int>(hosts_.size())) {
+    // Release: its final context is visible to pure_fiber_sleep once it
+    // sees 2; its kernel thread resumes it and ends.
+    from->state.store(kDone, std::memory_order_relaxed);
+    from->parked.store(2, std::memory_order_release);
+    futex_wake(&from->parked);
+  } else {
+    // A host's own rank: its host resumes it once every rank is done.
+    from->state.store(kDone, std::memory_order_release);
+  }
+  unfinished_.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+void Fibers::switch_to(Fiber& from, void** save, Fiber& to, Host& host) {
+  to.host = &host;
+  host.switches.store(host.switches.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   to.turn.store(to.turn.load(std::memory_order_relaxed) + 1, std::memory_order_release);
-  pure_fiber_switch(save, sp, to.fs);
-  // Our turn again (on the host, or on our own thread after leave()).
+  void* prev = pure_fiber_switch(save, to.sp, to.fs, &from);
+  // Our turn again (on any host, or on our own thread after leave()).
   (void)from.turn.load(std::memory_order_acquire);
+  arrived(static_cast<Fiber*>(prev));
+}
+
+void Fibers::idle(Host& host, Fiber* from) {
+  arrived(from);
+  for (;;) {
+    Fiber& own = *host.own;
+    if (unfinished_.load(std::memory_order_acquire) == 0 &&
+        own.state.load(std::memory_order_acquire) == kDone) {
+      // Every rank is done: this kernel thread resumes its own rank's final
+      // context (in leave) and never comes back here.
+      pure_fiber_switch(&host.idle_sp, own.final_sp, own.fs, nullptr);
+    }
+    if (Fiber* f = pick(host, nullptr, true)) {
+      f->host = &host;
+      host.switches.store(host.switches.load(std::memory_order_relaxed) + 1,
+                          std::memory_order_relaxed);
+      arrived(static_cast<Fiber*>(pure_fiber_switch(&host.idle_sp, f->sp, f->fs, nullptr)));
+      continue;
+    }
+    kernel_yield();
+  }
 }
 
 void Fibers::enter(int index) {
   Fiber& me = *fibers_[static_cast<std::size_t>(index)];
   me.fs = thread_pointer();
-  Group& g = *groups_[static_cast<std::size_t>(me.group)];
-  if (g.members[0] == &me) {
-    // The host: every member's context must be saved before we switch to it.
-    for (Fiber* m : g.members) {
-      if (m == &me) continue;
-      // Acquire, pairing with pure_fiber_sleep's store of 1 (a plain x86
-      // store: a release), which follows its save of m->sp and its move off
-      // the rank's stack.
-      while (m->parked.load(std::memory_order_acquire) != 1) sched_yield();
-      // Pairs with m's release store of turn before its hand-over: what
-      // ThreadSanitizer sees of the above.
-      (void)m->turn.load(std::memory_order_acquire);
-    }
+  if (host(index)) {
+    Host& h = *hosts_[static_cast<std::size_t>(index)];
+    me.host = &h;
+    me.state.store(kRunning, std::memory_order_relaxed);
     return;
   }
 #ifdef PURE_FIBERS_X86_64
-  // Build the sleep stack's first context so that pure_fiber_switch's
-  // restore "returns" into pure_fiber_sleep with r12 and r13 set. From the
-  // lowest address: MXCSR and x87 control word, r15, r14, r13, r12, rbx, rbp,
-  // return address.
-  me.sleep_stack.reset(new char[kSleepStackBytes]);
-  auto top = reinterpret_cast<std::uintptr_t>(me.sleep_stack.get() + kSleepStackBytes) &
-             ~std::uintptr_t{15};
-  auto* frame = reinterpret_cast<std::uint64_t*>(top) - 8;
-  std::uint32_t fpu[2] = {0x1F80, 0x037F};  // MXCSR and x87 control word at their defaults
-  std::memcpy(&frame[0], fpu, sizeof fpu);
-  frame[1] = 0;                                              // r15
-  frame[2] = 0;                                              // r14
-  frame[3] = reinterpret_cast<std::uint64_t>(&me.final_sp);  // r13
-  frame[4] = reinterpret_cast<std::uint64_t>(&me.parked);    // r12
-  frame[5] = 0;                                              // rbx
-  frame[6] = 0;                                              // rbp
-  frame[7] = reinterpret_cast<std::uint64_t>(&pure_fiber_sleep);
+  void* frame = small_context(me.sleep_stack, &pure_fiber_sleep, &me.parked, &me.final_sp);
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &me.signals);
-  // Everything this thread did so far happens-before the host runs us.
+  // Everything this thread did so far happens-before a host runs us.
   me.turn.store(1, std::memory_order_release);
-  pure_fiber_switch(&me.sp, frame, me.fs);
-  // Our first turn, on the host.
+  void* prev = pure_fiber_switch(&me.sp, frame, me.fs, nullptr);
+  // Our first turn, on the host that took us.
   (void)me.turn.load(std::memory_order_acquire);
+  arrived(static_cast<Fiber*>(prev));
 #endif
 }
 
-bool Fibers::yield(int index) {
+bool Fibers::yield(int index, bool idle) {
   Fiber& me = *fibers_[static_cast<std::size_t>(index)];
-  Fiber* next = next_unfinished(me);
+  Host& h = *me.host;
+  Fiber* next = pick(h, &me, idle);
   if (!next) return false;
-  switch_to(me, &me.sp, *next, next->sp);
+  switch_to(me, &me.sp, *next, h);
   return true;
 }
 
 void Fibers::leave(int index) {
   Fiber& me = *fibers_[static_cast<std::size_t>(index)];
-  Group& g = *groups_[static_cast<std::size_t>(me.group)];
-  Fiber& host = *g.members[0];
+  Host& h = *me.host;
   me.finished = true;
-  --g.unfinished;
-  if (Fiber* next = next_unfinished(me))
-    switch_to(me, &me.final_sp, *next, next->sp);
-  else if (&me != &host)
-    switch_to(me, &me.final_sp, host, host.final_sp);  // the host ends last
-  if (&me != &host) {
-    // Back on our own kernel thread, sent here by the host below. Acquire,
-    // pairing with its release store of 2: for ThreadSanitizer, which does
-    // not see the assembly that brought us here.
+  if (Fiber* next = pick(h, &me, true)) {
+    switch_to(me, &me.final_sp, *next, h);
+  } else {
+    // Nothing else to run here now: the host's idle loop.
+    h.switches.store(h.switches.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    pure_fiber_switch(&me.final_sp, h.idle_sp, h.own->fs, &me);
+  }
+  // Back on our own kernel thread, every rank done: a host's from its idle
+  // loop, any other's from pure_fiber_sleep. Acquire, pairing with the
+  // release stores of arrived: for ThreadSanitizer, which does not see the
+  // assembly that brought us here.
+  (void)me.state.load(std::memory_order_acquire);
+  if (!host(index)) {
     (void)me.parked.load(std::memory_order_acquire);
     pthread_sigmask(SIG_SETMASK, &me.signals, nullptr);
-    return;
-  }
-  // The host, with every rank of the group done: each member's kernel
-  // thread resumes its rank's final context and ends as usual.
-  for (Fiber* m : g.members) {
-    if (m == &me) continue;
-    // Release: m's final_sp (saved by the switch that left it) is visible
-    // to pure_fiber_sleep once it sees 2.
-    m->parked.store(2, std::memory_order_release);
-    futex_wake(&m->parked);
   }
 }
 

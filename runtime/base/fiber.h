@@ -12,31 +12,40 @@
 // every rank still gets a real thread (pthread), with its own stack and
 // thread-local block. Fibers only change who runs it:
 //
-//   * Rank r belongs to group r % G (G = cores, the same cores round-robin
-//     pinning gives it); rank g < G hosts group g and stays on its core.
-//   * Every other member hands over its context as its thread starts: its
-//     kernel thread saves its registers and stack pointer, moves to a small
-//     stack of its own and sleeps there on a futex (pure_fiber_sleep, in
-//     assembly: it must not touch the rank's thread-local state, which the
-//     rank is using elsewhere meanwhile).
-//   * The host runs its group's ranks one at a time. A rank that waits
-//     (base/waiter.h) switches to the next one: callee-saved registers,
-//     the stack pointer, and the thread pointer (FS base, written with
-//     wrfsbase), so each rank always runs with its own thread-locals --
-//     a rank's code cannot tell which kernel thread it is on.
-//   * When a group's last rank is done, every member's kernel thread is
-//     woken and resumes its own rank's final context, and the threads end
-//     as ordinary threads.
+//   * Ranks 0 .. H-1 (H = cores) are the hosts: their kernel threads run
+//     ranks, each pinned to its core. Every other rank hands over its
+//     context as its thread starts: its kernel thread saves its registers
+//     and stack pointer, moves to a small stack of its own and sleeps there
+//     on a futex (pure_fiber_sleep, in assembly: it must not touch the
+//     rank's thread-local state, which the rank is using elsewhere
+//     meanwhile).
+//   * A host runs one rank at a time. A rank that waits (base/waiter.h)
+//     switches to another rank whose context is saved: callee-saved
+//     registers, the stack pointer, and the thread pointer (FS base,
+//     written with wrfsbase), so each rank always runs with its own
+//     thread-locals -- a rank's code cannot tell which kernel thread it is
+//     on.
+//   * Any host may run any rank (a rank is claimed by a compare-and-swap on
+//     its state). A host takes the ranks it ran last first (their data is
+//     in its cache); a rank whose wait has gone round without progress also
+//     takes a rank last run by a busy host (one that has not switched since
+//     it last looked), and a host with no rank to run takes any: so ranks
+//     that are ready move to the core that has nothing to do, and the kernel
+//     threads of an uneven job stay busy. A rank starts on host r % H.
+//   * A host with nothing to run waits on a small stack of its own (its idle
+//     loop). When every rank is done, every kernel thread resumes its own
+//     rank's final context and ends as an ordinary thread.
 //
-// Only where user space may write the FS base (x86-64 with the FSGSBASE
-// instructions enabled by the kernel, Linux >= 5.9), in single-process jobs
-// (MPI libraries keep kernel-thread state of their own). Otherwise, or with
-// PURE_FIBERS=off, ranks sharing cores wait through the kernel as before.
+// On x86-64 Linux, in single-process jobs (MPI libraries keep kernel-thread
+// state of their own). The thread pointer is written with wrfsbase where
+// the kernel allows it (FSGSBASE, Linux >= 5.9; some virtual machines hide
+// it), else with the arch_prctl system call. Elsewhere, or with
+// PURE_FIBERS=off, ranks sharing cores wait through the kernel.
 //
 // Limits, as for any user-level threading: a rank that blocks in the kernel
-// (a sleep, a lock another rank of its group holds) blocks its group; that
-// is what MPI programs, whose ranks share nothing, never do. gettid() names
-// the host's thread.
+// (a sleep, a lock another rank holds) blocks its host meanwhile; that is
+// what MPI programs, whose ranks share nothing, seldom do. gettid() names
+// the host's thread, which may change at any wait.
 #pragma once
 
 #include <atomic>
@@ -48,40 +57,48 @@ namespace pure {
 
 class Fibers {
  public:
-  // Whether this machine lets user space switch the thread pointer.
+  // Whether fibers run here (x86-64 Linux), and whether a switch writes the
+  // thread pointer itself (FSGSBASE, Linux >= 5.9) rather than through a
+  // system call.
   static bool supported();
+  static bool fast_switch();
 
-  // `ranks` rank threads in `groups` groups (groups <= ranks).
-  Fibers(int ranks, int groups);
+  // `ranks` rank threads run by `hosts` hosts (hosts <= ranks).
+  Fibers(int ranks, int hosts);
   ~Fibers();
   Fibers(const Fibers&) = delete;
   Fibers& operator=(const Fibers&) = delete;
 
-  int groups() const { return static_cast<int>(groups_.size()); }
-  static int group_of(int index, int groups) { return index % groups; }
-  bool host(int index) const { return index < groups(); }
+  int hosts() const { return static_cast<int>(hosts_.size()); }
+  bool host(int index) const { return index < hosts(); }
 
-  // First thing rank thread `index` does. A host waits until every other
-  // member of its group has handed over its context, then returns and runs
-  // its rank. Any other member hands over its context: its call returns
-  // later, on the host's kernel thread, when its turn first comes.
+  // First thing rank thread `index` does. A host returns at once and runs
+  // its rank. Any other rank hands over its context: its call returns
+  // later, on whichever host takes it first.
   void enter(int index);
-  // Last thing rank `index` does as a fiber: runs the group's other ranks
-  // until all are done, then returns on the rank's own kernel thread.
+  // Last thing rank `index` does as a fiber: lets its host run other ranks;
+  // returns on the rank's own kernel thread once every rank is done.
   void leave(int index);
-  // Lets the next unfinished rank of the caller's group run, and returns when
-  // the caller's turn comes again. False (at once) when the caller is its
-  // group's only unfinished rank.
-  bool yield(int index);
+  // Lets another rank whose context is saved run on the caller's host, and
+  // returns when the caller runs again (on any host). False (at once) when
+  // there is none. `idle`: the caller's wait went round without progress,
+  // so it may also take a rank last run by a busy host.
+  bool yield(int index, bool idle = true);
+
+  struct Fiber;
+  struct Host;
+  // The idle loop of a host (entered from assembly).
+  [[noreturn]] void idle(Host& host, Fiber* from);
 
  private:
-  struct Fiber;
-  struct Group;
-  void switch_to(Fiber& from, void** save, Fiber& to, void* sp);
-  Fiber* next_unfinished(Fiber& from) const;
+  Fiber* pick(Host& host, const Fiber* me, bool steal);
+  void arrived(Fiber* from);
+  void switch_to(Fiber& from, void** save, Fiber& to, Host& host);
 
   std::vector<std::unique_ptr<Fiber>> fibers_;
-  std::vector<std::unique_ptr<Group>> groups_;
+  std::vector<std::unique_ptr<Host>> hosts_;
+  // Ranks not yet done and released (arrived).
+  std::atomic<int> unfinished_{0};
 };
 
 }  // namespace pure

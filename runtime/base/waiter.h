@@ -330,7 +330,7 @@ void Waiter::loop(Done& done, const WaitSite& site, unsigned flags) {
       status_.progressed();
       continue;
     }
-    if (fibers_ && fibers_->yield(fiber_)) {
+    if (fibers_ && fibers_->yield(fiber_, round > 0)) {
       // The next fiber of this core ran and it is our turn again.
       if (round >= kFiberKernelYieldRounds) sched_yield();
       how = std::max(how, trace::How::fiber);

@@ -63,7 +63,7 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
       // across processes, the ranks of every process on this node count
       // (each process counting only its own, all spun on shared cores).
       oversubscribed_((cluster ? cluster->node_ranks() : size_) > Topology::get().cores()),
-      // Ranks sharing cores take turns as fibers, one group per core
+      // Ranks sharing cores take turns as fibers, one host thread per core
       // (fiber.h). Not across processes: MPI keeps per-kernel-thread state
       // of its own.
       fibers_on_(config_.fibers && oversubscribed_ && !cluster_ && Fibers::supported()),
@@ -165,8 +165,8 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
   const int world = world_rank(index);
   crash::enter_thread(world);
   // Processes sharing a node take consecutive cores (Cluster::node_offset).
-  // With fibers only a group's host runs on its thread (on core `index`);
-  // the others' threads sleep while their ranks run on the host. Ranks of
+  // With fibers only the hosts' threads run (host `index` on core
+  // `index`); the others' threads sleep while their ranks run on hosts. Ranks of
   // several processes that outnumber the node's cores are not pinned
   // (pins_ranks): pinned round-robin, a rank shared its core with another
   // process's thread polling inside a blocking MPI call and starved.
@@ -229,7 +229,8 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
   }
   watchdog_cv_.notify_all();
-  // Runs the group's other ranks to their end; returns on our own thread.
+  // Lets the host run other ranks; returns on our own thread once every
+  // rank is done.
   if (fibers_) fibers_->leave(index);
   crash::leave_thread();  // on our own kernel thread again (its signal stack)
 }

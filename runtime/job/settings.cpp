@@ -163,10 +163,10 @@ const std::vector<Setting>& table() {
        }},
       {"PURE_WAIT", "auto, spin, park", "auto",
        "how a blocked rank waits: auto (spin while every rank has a core; when ranks share "
-       "cores as fibers, switch to the next rank of the core every round, then, once its core's "
-       "other ranks are done, as below; as threads, a few spin rounds, a few yields, then park, "
+       "cores as fibers, switch to another rank every round, then, when no other rank is "
+       "waiting to run, as below; as threads, a few spin rounds, a few yields, then park, "
        "so a waiting rank hands its core to the ranks it waits for), spin, park (these two apply "
-       "to a fiber once it is the last of its core)",
+       "to a fiber when no other rank is waiting to run)",
        [](const char* v, Config& c) -> std::string {
          if (std::strcmp(v, "auto") == 0) c.wait = WaitMode::automatic;
          else if (std::strcmp(v, "spin") == 0) c.wait = WaitMode::spin;
@@ -176,9 +176,9 @@ const std::vector<Setting>& table() {
        },
        [](const Config&) { return std::string(); }},
       {"PURE_FIBERS", "auto, off", "auto",
-       "auto: when ranks outnumber cores, the ranks that share a core are fibers taking turns "
-       "on one kernel thread, where the machine allows it; off: they are threads the kernel "
-       "switches",
+       "auto: when ranks outnumber cores, ranks are fibers taking turns on one kernel thread "
+       "per core, moving to a core with nothing to run (x86-64 Linux, one process); off: they "
+       "are threads the kernel switches",
        [](const char* v, Config& c) -> std::string {
          if (std::strcmp(v, "auto") == 0) c.fibers = true;
          else if (std::strcmp(v, "off") == 0) c.fibers = false;
