@@ -18,8 +18,12 @@
 #define PURE_FIBERS_X86_64 1
 #endif
 
-// The code a host runs between ranks, with no rank's thread-locals of its
-// own to use: ThreadSanitizer's instrumentation keeps its state there.
+// The scheduler's own code. ThreadSanitizer keeps its per-thread state in
+// thread-locals, so it sees each rank fiber as a thread of its own wherever
+// it runs (its accesses stay in program order), but not the hand-overs,
+// which are assembly: the scheduler's bookkeeping, touched by whichever
+// rank runs on a host, is left out of its view, and so is a host's idle
+// loop, which has no thread-locals of its own to use.
 #if defined(__clang__) || defined(__GNUC__)
 #define PURE_NO_TSAN __attribute__((no_sanitize("thread")))
 #else
@@ -250,9 +254,6 @@ struct alignas(64) Fibers::Fiber {
   // 1 once its kernel thread sleeps on its own stack (stored by
   // pure_fiber_sleep); arrived stores 2 to send it back to its rank.
   std::atomic<std::uint32_t> parked{0};
-  // What ThreadSanitizer sees of the hand-overs, which happen in assembly:
-  // a release by the fiber that switches, an acquire by the one that runs.
-  std::atomic<std::uint32_t> turn{0};
   std::unique_ptr<char[]> sleep_stack;
   // Its kernel thread's signal mask before it went to sleep with every
   // signal blocked: a handler run there would use the rank's thread-locals.
@@ -303,7 +304,7 @@ Fibers::Fibers(int ranks, int hosts) {
 Fibers::~Fibers() = default;
 
 // Claims `f` for the calling host when its context is saved.
-PURE_NO_TSAN static bool try_take(std::atomic<int>& state, const std::atomic<std::uint32_t>& parked) {
+static PURE_NO_TSAN bool try_take(std::atomic<int>& state, const std::atomic<std::uint32_t>& parked) {
   int s = state.load(std::memory_order_relaxed);
   if (s == kStarting) {
     // Acquire, pairing with pure_fiber_sleep's store of 1 (a plain x86
@@ -316,27 +317,46 @@ PURE_NO_TSAN static bool try_take(std::atomic<int>& state, const std::atomic<std
                                        std::memory_order_relaxed);
 }
 
-PURE_NO_TSAN Fibers::Fiber* Fibers::pick(Host& host, const Fiber* me, bool steal) {
+// Takes the first takeable rank, round-robin after `start`, whose owner
+// `wanted` accepts.
+template <class Wanted>
+PURE_NO_TSAN Fibers::Fiber* Fibers::take(Host& host, const Fiber* me, std::size_t start,
+                                         Wanted wanted) {
   const std::size_t n = fibers_.size();
-  const std::size_t start = me ? static_cast<std::size_t>(me->index) : host.next;
-  // Takes the first takeable rank, round-robin after the caller, that
-  // `wanted` accepts by its owner.
-  auto take = [&](auto wanted) -> Fiber* {
-    for (std::size_t k = 1; k <= n; ++k) {
-      Fiber& f = *fibers_[(start + k) % n];
-      if (&f == me || !wanted(f.owner.load(std::memory_order_relaxed))) continue;
-      if (try_take(f.state, f.parked)) {
-        f.owner.store(host.index, std::memory_order_relaxed);
-        host.next = static_cast<std::size_t>(f.index);
-        return &f;
-      }
+  for (std::size_t k = 1; k <= n; ++k) {
+    Fiber& f = *fibers_[(start + k) % n];
+    if (&f == me || !wanted(f.owner.load(std::memory_order_relaxed))) continue;
+    if (try_take(f.state, f.parked)) {
+      f.owner.store(host.index, std::memory_order_relaxed);
+      host.next = static_cast<std::size_t>(f.index);
+      return &f;
     }
-    return nullptr;
-  };
-  auto own = [&](int owner) { return owner == host.index; };
+  }
+  return nullptr;
+}
+
+namespace {
+struct OwnedBy {
+  int host;
+  PURE_NO_TSAN bool operator()(int owner) const { return owner == host; }
+};
+struct NotOwnedBy {
+  int host;
+  PURE_NO_TSAN bool operator()(int owner) const { return owner != host; }
+};
+struct OwnedByBusy {
+  const std::vector<char>* busy;
+  PURE_NO_TSAN bool operator()(int owner) const {
+    return (*busy)[static_cast<std::size_t>(owner)] != 0;
+  }
+};
+}  // namespace
+
+PURE_NO_TSAN Fibers::Fiber* Fibers::pick(Host& host, const Fiber* me, bool steal) {
+  const std::size_t start = me ? static_cast<std::size_t>(me->index) : host.next;
   if (steal && me) {
     // The caller's wait went round without progress: a rank of a host that
-    // has run one rank since this host last looked first. It may be ready
+    // has not switched since this host last looked first. It may be ready
     // to run while that host is busy; this host's own ranks are waiting.
     bool any = false;
     for (std::size_t o = 0; o < hosts_.size(); ++o) {
@@ -346,14 +366,13 @@ PURE_NO_TSAN Fibers::Fiber* Fibers::pick(Host& host, const Fiber* me, bool steal
       any = any || host.busy[o];
     }
     if (any) {
-      if (Fiber* f = take([&](int owner) { return host.busy[static_cast<std::size_t>(owner)] != 0; }))
-        return f;
+      if (Fiber* f = take(host, me, start, OwnedByBusy{&host.busy})) return f;
     }
   }
   // The ranks this host ran last (their data is in its cache).
-  if (Fiber* f = take(own)) return f;
+  if (Fiber* f = take(host, me, start, OwnedBy{host.index})) return f;
   // A host with nothing else to run (its idle loop): any rank.
-  if (steal && !me) return take([&](int owner) { return !own(owner); });
+  if (steal && !me) return take(host, me, start, NotOwnedBy{host.index});
   return nullptr;
 }
 
@@ -378,17 +397,15 @@ PURE_NO_TSAN void Fibers::arrived(Fiber* from) {
   unfinished_.fetch_sub(1, std::memory_order_acq_rel);
 }
 
-void Fibers::switch_to(Fiber& from, void** save, Fiber& to, Host& host) {
+PURE_NO_TSAN void Fibers::switch_to(Fiber& from, void** save, Fiber& to, Host& host) {
   to.host = &host;
   host.switches.store(host.switches.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  to.turn.store(to.turn.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   void* prev = pure_fiber_switch(save, to.sp, to.fs, &from);
   // Our turn again (on any host, or on our own thread after leave()).
-  (void)from.turn.load(std::memory_order_acquire);
   arrived(static_cast<Fiber*>(prev));
 }
 
-void Fibers::idle(Host& host, Fiber* from) {
+PURE_NO_TSAN void Fibers::idle(Host& host, Fiber* from) {
   arrived(from);
   for (;;) {
     Fiber& own = *host.own;
@@ -409,7 +426,7 @@ void Fibers::idle(Host& host, Fiber* from) {
   }
 }
 
-void Fibers::enter(int index) {
+PURE_NO_TSAN void Fibers::enter(int index) {
   Fiber& me = *fibers_[static_cast<std::size_t>(index)];
   me.fs = thread_pointer();
   if (host(index)) {
@@ -423,16 +440,13 @@ void Fibers::enter(int index) {
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &me.signals);
-  // Everything this thread did so far happens-before a host runs us.
-  me.turn.store(1, std::memory_order_release);
   void* prev = pure_fiber_switch(&me.sp, frame, me.fs, nullptr);
   // Our first turn, on the host that took us.
-  (void)me.turn.load(std::memory_order_acquire);
   arrived(static_cast<Fiber*>(prev));
 #endif
 }
 
-bool Fibers::yield(int index, bool idle) {
+PURE_NO_TSAN bool Fibers::yield(int index, bool idle) {
   Fiber& me = *fibers_[static_cast<std::size_t>(index)];
   Host& h = *me.host;
   Fiber* next = pick(h, &me, idle);
@@ -441,7 +455,7 @@ bool Fibers::yield(int index, bool idle) {
   return true;
 }
 
-void Fibers::leave(int index) {
+PURE_NO_TSAN void Fibers::leave(int index) {
   Fiber& me = *fibers_[static_cast<std::size_t>(index)];
   Host& h = *me.host;
   me.finished = true;
@@ -453,14 +467,8 @@ void Fibers::leave(int index) {
     pure_fiber_switch(&me.final_sp, h.idle_sp, h.own->fs, &me);
   }
   // Back on our own kernel thread, every rank done: a host's from its idle
-  // loop, any other's from pure_fiber_sleep. Acquire, pairing with the
-  // release stores of arrived: for ThreadSanitizer, which does not see the
-  // assembly that brought us here.
-  (void)me.state.load(std::memory_order_acquire);
-  if (!host(index)) {
-    (void)me.parked.load(std::memory_order_acquire);
-    pthread_sigmask(SIG_SETMASK, &me.signals, nullptr);
-  }
+  // loop, any other's from pure_fiber_sleep.
+  if (!host(index)) pthread_sigmask(SIG_SETMASK, &me.signals, nullptr);
 }
 
 }  // namespace pure

@@ -92,6 +92,8 @@ class Fibers {
 
  private:
   Fiber* pick(Host& host, const Fiber* me, bool steal);
+  template <class Wanted>
+  Fiber* take(Host& host, const Fiber* me, std::size_t start, Wanted wanted);
   void arrived(Fiber* from);
   void switch_to(Fiber& from, void** save, Fiber& to, Host& host);
 
