@@ -37,7 +37,8 @@ namespace pure {
 // pure_fiber_switch(save, sp, fs, from): saves the callee-saved registers,
 // MXCSR and the x87 control word (the System V ABI's callee-saved state) on
 // the current stack, stores the stack pointer in *save, then switches to the
-// stack `sp` (saved the same way), makes `fs` the thread pointer and restores
+// stack `sp` (saved the same way), makes `fs` the thread pointer (wrfsbase,
+// or arch_prctl: pure_fiber_fsgsbase) and restores
 // what was saved there. It returns into whoever saved `sp`, with `from` as
 // its value: the context that switched there, whose saved state the new
 // one then publishes (Fibers::arrived).
@@ -54,10 +55,10 @@ namespace pure {
 // rank on its host meanwhile.
 asm(R"(
   .text
-  .globl pure_fiber_switch_fsgsbase
-  .hidden pure_fiber_switch_fsgsbase
-  .type pure_fiber_switch_fsgsbase, @function
-pure_fiber_switch_fsgsbase:
+  .globl pure_fiber_switch
+  .hidden pure_fiber_switch
+  .type pure_fiber_switch, @function
+pure_fiber_switch:
   pushq %rbp
   pushq %rbx
   pushq %r12
@@ -69,8 +70,18 @@ pure_fiber_switch_fsgsbase:
   fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
-  wrfsbase %rdx
   movq %rcx, %rax
+  cmpb $0, pure_fiber_fsgsbase(%rip)
+  je 1f
+  wrfsbase %rdx
+  jmp pure_fiber_restore
+1:
+  movq %rax, %r8
+  movq %rdx, %rsi
+  movl $)" "4098" R"(, %edi
+  movl $)" "158" R"(, %eax
+  syscall
+  movq %r8, %rax
 pure_fiber_restore:
   ldmxcsr (%rsp)
   fldcw 4(%rsp)
@@ -82,31 +93,7 @@ pure_fiber_restore:
   popq %rbx
   popq %rbp
   ret
-  .size pure_fiber_switch_fsgsbase, .-pure_fiber_switch_fsgsbase
-
-  .globl pure_fiber_switch_syscall
-  .hidden pure_fiber_switch_syscall
-  .type pure_fiber_switch_syscall, @function
-pure_fiber_switch_syscall:
-  pushq %rbp
-  pushq %rbx
-  pushq %r12
-  pushq %r13
-  pushq %r14
-  pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
-  movq %rsp, (%rdi)
-  movq %rsi, %rsp
-  movq %rcx, %r8
-  movq %rdx, %rsi
-  movl $)" "4098" R"(, %edi
-  movl $)" "158" R"(, %eax
-  syscall
-  movq %r8, %rax
-  jmp pure_fiber_restore
-  .size pure_fiber_switch_syscall, .-pure_fiber_switch_syscall
+  .size pure_fiber_switch, .-pure_fiber_switch
 
   .globl pure_fiber_sleep
   .hidden pure_fiber_sleep
@@ -141,8 +128,7 @@ pure_fiber_idle:
   .size pure_fiber_idle, .-pure_fiber_idle
 )");
 
-extern "C" void* pure_fiber_switch_fsgsbase(void** save, void* sp, void* fs, void* from);
-extern "C" void* pure_fiber_switch_syscall(void** save, void* sp, void* fs, void* from);
+extern "C" void* pure_fiber_switch(void** save, void* sp, void* fs, void* from);
 extern "C" void pure_fiber_sleep();
 extern "C" void pure_fiber_idle();
 
@@ -158,12 +144,17 @@ bool has_fsgsbase() {
 #endif
   return (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0;
 }
-// The switch: wrfsbase where the kernel lets user space write the thread
-// pointer, else the arch_prctl system call, which costs a kernel entry per
-// switch but still none of a kernel thread switch's scheduling.
-void* (*const pure_fiber_switch)(void**, void*, void*, void*) =
-    has_fsgsbase() ? &pure_fiber_switch_fsgsbase : &pure_fiber_switch_syscall;
+}  // namespace
 
+// How pure_fiber_switch writes the thread pointer: wrfsbase where the kernel
+// lets user space do it (1), else the arch_prctl system call, which costs a
+// kernel entry per switch but none of a kernel thread switch's scheduling.
+// Set by Fibers' constructor, before any switch; read by the assembly only.
+extern "C" {
+__attribute__((used, visibility("hidden"))) unsigned char pure_fiber_fsgsbase = 0;
+}
+
+namespace {
 void* thread_pointer() {
   // The thread control block's first word points at itself (the x86-64
   // TLS ABI): the FS base, read without rdfsbase.
@@ -282,6 +273,9 @@ extern "C" [[noreturn]] PURE_NO_TSAN void pure_fibers_idle(void* host, void* fro
 Fibers::Fibers(int ranks, int hosts) {
   if (!supported())
     throw std::logic_error("pure: rank fibers need x86-64 Linux; ask Fibers::supported() first");
+#ifdef PURE_FIBERS_X86_64
+  pure_fiber_fsgsbase = has_fsgsbase() ? 1 : 0;
+#endif
   for (int i = 0; i < ranks; ++i) {
     fibers_.push_back(std::make_unique<Fiber>());
     Fiber& f = *fibers_.back();

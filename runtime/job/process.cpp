@@ -285,7 +285,8 @@ void Process::print_settings() const {
                "eager_limit=%zu queue_slots=%d reduce_partition=%zu helpers=%d "
                "reduce_partition_auto_own_cores=%zu reduce_partition_auto_fibers=%zu "
                "reduce_partition_auto_threads=%zu\n",
-               size_, map_.procs(), proc_, Topology::get().cores(), fibers_ ? "on" : "off", wait,
+               size_, map_.procs(), proc_, Topology::get().cores(),
+               !fibers_ ? "off" : Fibers::fast_switch() ? "on" : "on-arch_prctl", wait,
                config_.eager_limit, config_.queue_slots, collectives_.reduce_partition(),
                config_.helpers, coll::resolve_partition(kReducePartitionAuto, false, false),
                coll::resolve_partition(kReducePartitionAuto, true, true),
