@@ -173,6 +173,14 @@ PURE_NO_TSAN long raw_syscall3(long number, long a, long b, long c) {
                : "rcx", "r11", "memory");
   return ret;
 }
+PURE_NO_TSAN void set_signal_mask(const sigset_t* set) {
+  long ret;
+  register long size asm("r10") = 8;  // the kernel's sigset: the first 8 bytes of glibc's
+  asm volatile("syscall"
+               : "=a"(ret)
+               : "a"(SYS_rt_sigprocmask), "D"(SIG_SETMASK), "S"(set), "d"(nullptr), "r"(size)
+               : "rcx", "r11", "memory");
+}
 PURE_NO_TSAN void futex_wake(std::atomic<std::uint32_t>* word) {
   raw_syscall3(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAKE_PRIVATE, 1);
 }
@@ -192,6 +200,7 @@ void pure_fiber_idle() { unsupported(); }
 void* thread_pointer() { unsupported(); }
 void futex_wake(std::atomic<std::uint32_t>*) { unsupported(); }
 void kernel_yield() { unsupported(); }
+void set_signal_mask(const sigset_t*) { unsupported(); }
 }  // namespace
 bool Fibers::supported() { return false; }
 bool Fibers::fast_switch() { return false; }
@@ -263,9 +272,26 @@ struct alignas(64) Fibers::Host {
   std::vector<std::uint64_t> seen;  // the others' switches at this host's last look
   std::vector<char> busy;           // pick's scratch: which hosts it may take from
   std::size_t next = 0;             // where the idle loop's next scan starts
+  // Its kernel thread's signal mask while it runs ranks. Its idle loop runs
+  // with every signal blocked: it uses its own rank's thread pointer, and
+  // that rank may be running on another host, so a handler run there would
+  // share the rank's thread-locals (errno, a sanitizer's state) with it.
+  sigset_t signals;
 };
 
-extern "C" [[noreturn]] PURE_NO_TSAN void pure_fibers_idle(void* host, void* from) {
+namespace {
+sigset_t every_signal() {
+  sigset_t all;
+  sigfillset(&all);
+  return all;
+}
+const sigset_t g_every_signal = every_signal();
+}  // namespace
+
+// Called from pure_fiber_idle only (the library binds its calls locally:
+// -Bsymbolic-functions, so no lazy binding runs on the idle stack).
+extern "C" [[noreturn]] __attribute__((used)) PURE_NO_TSAN void pure_fibers_idle(void* host,
+                                                                              void* from) {
   Fibers::Host& h = *static_cast<Fibers::Host*>(host);
   h.fibers->idle(h, static_cast<Fibers::Fiber*>(from));
 }
@@ -396,7 +422,14 @@ PURE_NO_TSAN void Fibers::switch_to(Fiber& from, void** save, Fiber& to, Host& h
   host.switches.store(host.switches.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   void* prev = pure_fiber_switch(save, to.sp, to.fs, &from);
   // Our turn again (on any host, or on our own thread after leave()).
-  arrived(static_cast<Fiber*>(prev));
+  resumed(from, static_cast<Fiber*>(prev));
+}
+
+PURE_NO_TSAN void Fibers::resumed(Fiber& me, Fiber* from) {
+  // From an idle loop (or a kernel thread's final resume): signals were
+  // blocked there; the host's own mask again.
+  if (!from && me.host) set_signal_mask(&me.host->signals);
+  arrived(from);
 }
 
 PURE_NO_TSAN void Fibers::idle(Host& host, Fiber* from) {
@@ -413,6 +446,7 @@ PURE_NO_TSAN void Fibers::idle(Host& host, Fiber* from) {
       f->host = &host;
       host.switches.store(host.switches.load(std::memory_order_relaxed) + 1,
                           std::memory_order_relaxed);
+      // Signals stay blocked until f runs (Fibers::resumed).
       arrived(static_cast<Fiber*>(pure_fiber_switch(&host.idle_sp, f->sp, f->fs, nullptr)));
       continue;
     }
@@ -425,6 +459,7 @@ PURE_NO_TSAN void Fibers::enter(int index) {
   me.fs = thread_pointer();
   if (host(index)) {
     Host& h = *hosts_[static_cast<std::size_t>(index)];
+    pthread_sigmask(SIG_SETMASK, nullptr, &h.signals);
     me.host = &h;
     me.state.store(kRunning, std::memory_order_relaxed);
     return;
@@ -436,7 +471,7 @@ PURE_NO_TSAN void Fibers::enter(int index) {
   pthread_sigmask(SIG_SETMASK, &all, &me.signals);
   void* prev = pure_fiber_switch(&me.sp, frame, me.fs, nullptr);
   // Our first turn, on the host that took us.
-  arrived(static_cast<Fiber*>(prev));
+  resumed(me, static_cast<Fiber*>(prev));
 #endif
 }
 
@@ -456,13 +491,17 @@ PURE_NO_TSAN void Fibers::leave(int index) {
   if (Fiber* next = pick(h, &me, true)) {
     switch_to(me, &me.final_sp, *next, h);
   } else {
-    // Nothing else to run here now: the host's idle loop.
+    // Nothing else to run here now: the host's idle loop, entered with
+    // every signal blocked.
     h.switches.store(h.switches.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    set_signal_mask(&g_every_signal);
     pure_fiber_switch(&me.final_sp, h.idle_sp, h.own->fs, &me);
   }
   // Back on our own kernel thread, every rank done: a host's from its idle
   // loop, any other's from pure_fiber_sleep.
-  if (!host(index)) pthread_sigmask(SIG_SETMASK, &me.signals, nullptr);
+  pthread_sigmask(SIG_SETMASK,
+                  host(index) ? &hosts_[static_cast<std::size_t>(index)]->signals : &me.signals,
+                  nullptr);
 }
 
 }  // namespace pure

@@ -95,6 +95,8 @@ class Fibers {
   template <class Wanted>
   Fiber* take(Host& host, const Fiber* me, std::size_t start, Wanted wanted);
   void arrived(Fiber* from);
+  // What `me` does once it runs again, `from` having switched to it.
+  void resumed(Fiber& me, Fiber* from);
   void switch_to(Fiber& from, void** save, Fiber& to, Host& host);
 
   std::vector<std::unique_ptr<Fiber>> fibers_;
