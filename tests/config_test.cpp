@@ -62,6 +62,15 @@ TEST(Config, DefaultsWithoutSettings) {
   EXPECT_EQ(c.queue_slots, 16);
   EXPECT_EQ(c.reduce_partition, pure::kReducePartitionAuto);
   EXPECT_TRUE(c.fibers);
+  EXPECT_FALSE(c.fibers_syscall);
+}
+
+TEST(Config, FibersOnAlsoWhereSwitchesAreSystemCalls) {
+  CleanPureEnvironment clean;
+  setenv("PURE_FIBERS", "on", 1);
+  const pure::Config c = pure::Config::from_env();
+  EXPECT_TRUE(c.fibers);
+  EXPECT_TRUE(c.fibers_syscall);
 }
 
 TEST(Config, EveryBadValueIsNamed) {
@@ -72,11 +81,11 @@ TEST(Config, EveryBadValueIsNamed) {
   setenv("PURE_FOO", "1", 1);
   setenv("PURE_WAIT", "sometimes", 1);
   setenv("PURE_REDUCE_PARTITION", "-1", 1);
-  setenv("PURE_FIBERS", "on", 1);
+  setenv("PURE_FIBERS", "always", 1);
   const std::string err = config_error();
   EXPECT_TRUE(mentions(err, {"PURE_RANKS=abc", "PURE_BIND=socket", "PURE_EAGER_LIMIT=12Q",
                              "PURE_FOO", "PURE_WAIT=sometimes", "PURE_REDUCE_PARTITION=-1",
-                             "PURE_FIBERS=on"}));
+                             "PURE_FIBERS=always"}));
   // One line per bad value.
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 7) << err;
 }
