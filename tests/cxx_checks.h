@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cstdio>
 #include <atomic>
 #include <complex>
 #include <cstdint>
@@ -23,11 +24,16 @@
 
 namespace cxx_checks {
 
-#define CXX_CHECK(cond)                                                                   \
-  do {                                                                                    \
-    if (!(cond))                                                                          \
-      throw std::runtime_error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + \
-                               ": check failed: " #cond);                                 \
+// Printed as well as thrown: a failed check inside a window's epoch unwinds
+// through the window's collective free, which other ranks may never reach.
+#define CXX_CHECK(cond)                                                                  \
+  do {                                                                                   \
+    if (!(cond)) {                                                                       \
+      const std::string what = std::string(__FILE__) + ":" + std::to_string(__LINE__) + \
+                               ": check failed: " #cond;                                 \
+      std::fprintf(stderr, "%s\n", what.c_str());                                        \
+      throw std::runtime_error(what);                                                    \
+    }                                                                                    \
   } while (0)
 
 // A struct with padding between and after its members.
@@ -422,11 +428,21 @@ inline void one_sided() {
     CXX_CHECK(got[0] == static_cast<std::int64_t>(p) * (p + 1) / 2 && got[1] == p);
   }
   world.barrier();
-  // Exactly one rank wins the swap of element 7 from 0.
+  // Compare-and-swap on the next rank's element 7: the first succeeds (it
+  // was 0), the second, expecting 0 again, fails and returns what the
+  // first wrote.
+  {
+    auto epoch = win.lock(next(world));
+    CXX_CHECK(win.compare_and_swap(std::int64_t{me + 100}, 0, next(world), 7) == 0);
+    CXX_CHECK(win.compare_and_swap(std::int64_t{-1}, 0, next(world), 7) == me + 100);
+  }
+  world.barrier();
+  CXX_CHECK(win.local()[7] == prev(world) + 100);
+  // Exactly one rank wins a contest on rank 0's element 1, from 0.
   std::int64_t won = 0;
   {
     auto epoch = win.lock_all();
-    won = win.compare_and_swap(std::int64_t{me + 100}, 0, 0, 7) == 0;
+    won = win.compare_and_swap(std::int64_t{me + 100}, 0, 0, 1) == 0;
   }
   CXX_CHECK(world.allreduce(won, std::plus<>{}) == 1);
   world.barrier();

@@ -150,6 +150,8 @@ class window {
     });
   }
   // The target's element before op(value) was applied to it, atomically.
+  // In a lock epoch (lock or lock_all): the value is complete when it
+  // returns (a local flush, which MPI allows in those epochs only).
   template <class Op>
   T fetch_and_op(const T& value, int target, std::size_t offset, Op) {
     const PURE_Op op = one_sided_op<Op>();
@@ -157,16 +159,18 @@ class window {
     detail::check([&] {
       return pure_fetch_and_op(&value, &old, type_, target, disp(offset), op, native_);
     });
+    detail::check([&] { return pure_win_flush_local(target, native_); });
     return old;
   }
   // Writes desired where the target's element equals expected; returns the
-  // element as it was.
+  // element as it was. In a lock epoch, as fetch_and_op.
   T compare_and_swap(const T& desired, const T& expected, int target, std::size_t offset) {
     T old{};
     detail::check([&] {
       return pure_compare_and_swap(&desired, &expected, &old, type_, target, disp(offset),
                                    native_);
     });
+    detail::check([&] { return pure_win_flush_local(target, native_); });
     return old;
   }
 

@@ -24,13 +24,35 @@
 // which are assembly: the scheduler's bookkeeping, touched by whichever
 // rank runs on a host, is left out of its view, and so is a host's idle
 // loop, which has no thread-locals of its own to use.
-#if defined(__clang__) || defined(__GNUC__)
+// Clang's no_sanitize("thread") still instruments atomics and function
+// entry and exit, which use the sanitizer's thread-local state; its
+// disable_sanitizer_instrumentation leaves the code alone entirely.
+#if defined(__has_attribute)
+#if __has_attribute(disable_sanitizer_instrumentation)
+#define PURE_NO_TSAN __attribute__((disable_sanitizer_instrumentation))
+#endif
+#endif
+#ifndef PURE_NO_TSAN
 #define PURE_NO_TSAN __attribute__((no_sanitize("thread")))
-#else
-#define PURE_NO_TSAN
 #endif
 
 namespace pure {
+
+// The scheduler's shared words, through the compiler's atomic builtins: in
+// ThreadSanitizer's trees std::atomic's members are calls into instrumented
+// code (they are not inlined into uninstrumented callers), which would use
+// the thread-locals of whatever rank's thread pointer a host's idle loop
+// borrows. The builtins are plain instructions.
+namespace {
+template <class T>
+PURE_NO_TSAN inline T load(const T& word, int order) {
+  return __atomic_load_n(&word, order);
+}
+template <class T>
+PURE_NO_TSAN inline void store(T& word, T value, int order) {
+  __atomic_store_n(&word, value, order);
+}
+}  // namespace
 
 #ifdef PURE_FIBERS_X86_64
 
@@ -181,7 +203,7 @@ PURE_NO_TSAN void set_signal_mask(const sigset_t* set) {
                : "a"(SYS_rt_sigprocmask), "D"(SIG_SETMASK), "S"(set), "d"(nullptr), "r"(size)
                : "rcx", "r11", "memory");
 }
-PURE_NO_TSAN void futex_wake(std::atomic<std::uint32_t>* word) {
+PURE_NO_TSAN void futex_wake(std::uint32_t* word) {
   raw_syscall3(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAKE_PRIVATE, 1);
 }
 PURE_NO_TSAN void kernel_yield() { raw_syscall3(SYS_sched_yield, 0, 0, 0); }
@@ -198,7 +220,7 @@ void* pure_fiber_switch(void**, void*, void*, void*) { unsupported(); }
 void pure_fiber_sleep() { unsupported(); }
 void pure_fiber_idle() { unsupported(); }
 void* thread_pointer() { unsupported(); }
-void futex_wake(std::atomic<std::uint32_t>*) { unsupported(); }
+void futex_wake(std::uint32_t*) { unsupported(); }
 void kernel_yield() { unsupported(); }
 void set_signal_mask(const sigset_t*) { unsupported(); }
 }  // namespace
@@ -245,15 +267,15 @@ struct alignas(64) Fibers::Fiber {
   // kStarting .. kDone. Taken by a compare-and-swap (acquire), published by
   // the context that runs after it on its host (arrived, release): that is
   // when its saved context is complete.
-  std::atomic<int> state{kStarting};
+  int state = kStarting;
   // The host that runs it, or ran it last: where it is taken first. A hint.
-  std::atomic<int> owner{0};
+  int owner = 0;
   // The host running it; written by that host before switching to it.
   Host* host = nullptr;
   bool finished = false;  // written by itself in leave, read by arrived after
   // 1 once its kernel thread sleeps on its own stack (stored by
   // pure_fiber_sleep); arrived stores 2 to send it back to its rank.
-  std::atomic<std::uint32_t> parked{0};
+  std::uint32_t parked = 0;
   std::unique_ptr<char[]> sleep_stack;
   // Its kernel thread's signal mask before it went to sleep with every
   // signal blocked: a handler run there would use the rank's thread-locals.
@@ -268,9 +290,11 @@ struct alignas(64) Fibers::Host {
   std::unique_ptr<char[]> idle_stack;
   // Switches this host made; another host that sees it unchanged since its
   // last look finds this one busy (running one rank all along).
-  std::atomic<std::uint64_t> switches{0};
-  std::vector<std::uint64_t> seen;  // the others' switches at this host's last look
-  std::vector<char> busy;           // pick's scratch: which hosts it may take from
+  std::uint64_t switches = 0;
+  std::unique_ptr<std::uint64_t[]> seen;  // the others' switches at this host's last look
+  std::unique_ptr<char[]> busy;           // pick's scratch: which hosts it may take from
+  std::uint64_t* seen_at = nullptr;       // the same, raw (see load and store)
+  char* busy_at = nullptr;
   std::size_t next = 0;             // where the idle loop's next scan starts
   // Its kernel thread's signal mask while it runs ranks. Its idle loop runs
   // with every signal blocked: it uses its own rank's thread pointer, and
@@ -306,7 +330,7 @@ Fibers::Fibers(int ranks, int hosts) {
     fibers_.push_back(std::make_unique<Fiber>());
     Fiber& f = *fibers_.back();
     f.index = i;
-    f.owner.store(i % hosts, std::memory_order_relaxed);
+    f.owner = i % hosts;
   }
   for (int h = 0; h < hosts; ++h) {
     hosts_.push_back(std::make_unique<Host>());
@@ -314,27 +338,38 @@ Fibers::Fibers(int ranks, int hosts) {
     host.fibers = this;
     host.index = h;
     host.own = fibers_[static_cast<std::size_t>(h)].get();
-    host.seen.assign(static_cast<std::size_t>(hosts), 0);
-    host.busy.assign(static_cast<std::size_t>(hosts), 0);
+    host.seen.reset(new std::uint64_t[static_cast<std::size_t>(hosts)]());
+    host.busy.reset(new char[static_cast<std::size_t>(hosts)]());
     host.idle_sp = small_context(host.idle_stack, &pure_fiber_idle, &host, nullptr);
   }
-  unfinished_.store(ranks, std::memory_order_relaxed);
+  unfinished_ = ranks;
+  // Raw views for the idle loop (see load and store above).
+  for (auto& f : fibers_) fiber_at_.push_back(f.get());
+  for (auto& h : hosts_) {
+    host_at_.push_back(h.get());
+    h->seen_at = h->seen.get();
+    h->busy_at = h->busy.get();
+  }
+  fiber_list_ = fiber_at_.data();
+  host_list_ = host_at_.data();
+  nfibers_ = ranks;
+  nhosts_ = hosts;
 }
 
 Fibers::~Fibers() = default;
 
 // Claims `f` for the calling host when its context is saved.
-static PURE_NO_TSAN bool try_take(std::atomic<int>& state, const std::atomic<std::uint32_t>& parked) {
-  int s = state.load(std::memory_order_relaxed);
+static PURE_NO_TSAN bool try_take(int& state, const std::uint32_t& parked) {
+  int s = load(state, __ATOMIC_RELAXED);
   if (s == kStarting) {
     // Acquire, pairing with pure_fiber_sleep's store of 1 (a plain x86
     // store: a release), which follows its save of the fiber's context.
-    if (parked.load(std::memory_order_acquire) != 1) return false;
+    if (load(parked, __ATOMIC_ACQUIRE) != 1) return false;
   } else if (s != kSaved) {
     return false;
   }
-  return state.compare_exchange_strong(s, kRunning, std::memory_order_acquire,
-                                       std::memory_order_relaxed);
+  return __atomic_compare_exchange_n(&state, &s, kRunning, false, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED);
 }
 
 // Takes the first takeable rank, round-robin after `start`, whose owner
@@ -342,12 +377,13 @@ static PURE_NO_TSAN bool try_take(std::atomic<int>& state, const std::atomic<std
 template <class Wanted>
 PURE_NO_TSAN Fibers::Fiber* Fibers::take(Host& host, const Fiber* me, std::size_t start,
                                          Wanted wanted) {
-  const std::size_t n = fibers_.size();
+  const std::size_t n = static_cast<std::size_t>(nfibers_);
+  Fiber* const* fibers = fiber_list_;
   for (std::size_t k = 1; k <= n; ++k) {
-    Fiber& f = *fibers_[(start + k) % n];
-    if (&f == me || !wanted(f.owner.load(std::memory_order_relaxed))) continue;
+    Fiber& f = *fibers[(start + k) % n];
+    if (&f == me || !wanted(load(f.owner, __ATOMIC_RELAXED))) continue;
     if (try_take(f.state, f.parked)) {
-      f.owner.store(host.index, std::memory_order_relaxed);
+      store(f.owner, host.index, __ATOMIC_RELAXED);
       host.next = static_cast<std::size_t>(f.index);
       return &f;
     }
@@ -365,10 +401,8 @@ struct NotOwnedBy {
   PURE_NO_TSAN bool operator()(int owner) const { return owner != host; }
 };
 struct OwnedByBusy {
-  const std::vector<char>* busy;
-  PURE_NO_TSAN bool operator()(int owner) const {
-    return (*busy)[static_cast<std::size_t>(owner)] != 0;
-  }
+  const char* busy;
+  PURE_NO_TSAN bool operator()(int owner) const { return busy[owner] != 0; }
 };
 }  // namespace
 
@@ -379,14 +413,16 @@ PURE_NO_TSAN Fibers::Fiber* Fibers::pick(Host& host, const Fiber* me, bool steal
     // has not switched since this host last looked first. It may be ready
     // to run while that host is busy; this host's own ranks are waiting.
     bool any = false;
-    for (std::size_t o = 0; o < hosts_.size(); ++o) {
-      const std::uint64_t now = hosts_[o]->switches.load(std::memory_order_relaxed);
-      host.busy[o] = static_cast<int>(o) != host.index && now == host.seen[o];
-      host.seen[o] = now;
-      any = any || host.busy[o];
+    char* busy = host.busy_at;
+    std::uint64_t* seen = host.seen_at;
+    for (int o = 0; o < nhosts_; ++o) {
+      const std::uint64_t now = load(host_list_[o]->switches, __ATOMIC_RELAXED);
+      busy[o] = o != host.index && now == seen[o];
+      seen[o] = now;
+      any = any || busy[o];
     }
     if (any) {
-      if (Fiber* f = take(host, me, start, OwnedByBusy{&host.busy})) return f;
+      if (Fiber* f = take(host, me, start, OwnedByBusy{busy})) return f;
     }
   }
   // The ranks this host ran last (their data is in its cache).
@@ -401,25 +437,25 @@ PURE_NO_TSAN void Fibers::arrived(Fiber* from) {
   if (!from->finished) {
     // Release: its saved context (stored by the switch that left it) is
     // complete for whoever takes it.
-    from->state.store(kSaved, std::memory_order_release);
+    store(from->state, static_cast<int>(kSaved), __ATOMIC_RELEASE);
     return;
   }
-  if (from->index >= static_cast<int>(hosts_.size())) {
+  if (from->index >= nhosts_) {
     // Release: its final context is visible to pure_fiber_sleep once it
     // sees 2; its kernel thread resumes it and ends.
-    from->state.store(kDone, std::memory_order_relaxed);
-    from->parked.store(2, std::memory_order_release);
+    store(from->state, static_cast<int>(kDone), __ATOMIC_RELAXED);
+    store(from->parked, std::uint32_t{2}, __ATOMIC_RELEASE);
     futex_wake(&from->parked);
   } else {
     // A host's own rank: its host resumes it once every rank is done.
-    from->state.store(kDone, std::memory_order_release);
+    store(from->state, static_cast<int>(kDone), __ATOMIC_RELEASE);
   }
-  unfinished_.fetch_sub(1, std::memory_order_acq_rel);
+  __atomic_fetch_sub(&unfinished_, 1, __ATOMIC_ACQ_REL);
 }
 
 PURE_NO_TSAN void Fibers::switch_to(Fiber& from, void** save, Fiber& to, Host& host) {
   to.host = &host;
-  host.switches.store(host.switches.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  store(host.switches, host.switches + 1, __ATOMIC_RELAXED);  // its host alone writes it
   void* prev = pure_fiber_switch(save, to.sp, to.fs, &from);
   // Our turn again (on any host, or on our own thread after leave()).
   resumed(from, static_cast<Fiber*>(prev));
@@ -436,16 +472,15 @@ PURE_NO_TSAN void Fibers::idle(Host& host, Fiber* from) {
   arrived(from);
   for (;;) {
     Fiber& own = *host.own;
-    if (unfinished_.load(std::memory_order_acquire) == 0 &&
-        own.state.load(std::memory_order_acquire) == kDone) {
+    if (load(unfinished_, __ATOMIC_ACQUIRE) == 0 &&
+        load(own.state, __ATOMIC_ACQUIRE) == kDone) {
       // Every rank is done: this kernel thread resumes its own rank's final
       // context (in leave) and never comes back here.
       pure_fiber_switch(&host.idle_sp, own.final_sp, own.fs, nullptr);
     }
     if (Fiber* f = pick(host, nullptr, true)) {
       f->host = &host;
-      host.switches.store(host.switches.load(std::memory_order_relaxed) + 1,
-                          std::memory_order_relaxed);
+      store(host.switches, host.switches + 1, __ATOMIC_RELAXED);
       // Signals stay blocked until f runs (Fibers::resumed).
       arrived(static_cast<Fiber*>(pure_fiber_switch(&host.idle_sp, f->sp, f->fs, nullptr)));
       continue;
@@ -461,7 +496,7 @@ PURE_NO_TSAN void Fibers::enter(int index) {
     Host& h = *hosts_[static_cast<std::size_t>(index)];
     pthread_sigmask(SIG_SETMASK, nullptr, &h.signals);
     me.host = &h;
-    me.state.store(kRunning, std::memory_order_relaxed);
+    store(me.state, static_cast<int>(kRunning), __ATOMIC_RELAXED);
     return;
   }
 #ifdef PURE_FIBERS_X86_64
@@ -493,7 +528,7 @@ PURE_NO_TSAN void Fibers::leave(int index) {
   } else {
     // Nothing else to run here now: the host's idle loop, entered with
     // every signal blocked.
-    h.switches.store(h.switches.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    store(h.switches, h.switches + 1, __ATOMIC_RELAXED);
     set_signal_mask(&g_every_signal);
     pure_fiber_switch(&me.final_sp, h.idle_sp, h.own->fs, &me);
   }

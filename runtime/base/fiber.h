@@ -101,8 +101,16 @@ class Fibers {
 
   std::vector<std::unique_ptr<Fiber>> fibers_;
   std::vector<std::unique_ptr<Host>> hosts_;
-  // Ranks not yet done and released (arrived).
-  std::atomic<int> unfinished_{0};
+  // The same as raw arrays, for the code a host's idle loop runs, which
+  // must not call into instrumented code (fiber.cpp, load and store).
+  std::vector<Fiber*> fiber_at_;
+  std::vector<Host*> host_at_;
+  Fiber* const* fiber_list_ = nullptr;
+  Host* const* host_list_ = nullptr;
+  int nfibers_ = 0;
+  int nhosts_ = 0;
+  // Ranks not yet done and released (arrived); atomic builtins only.
+  int unfinished_ = 0;
 };
 
 }  // namespace pure
