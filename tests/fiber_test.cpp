@@ -39,10 +39,11 @@ bool fibers_expected(int n, const pure::Config& config) {
 
 // Fibers wherever they can run (PURE_FIBERS=on): also where each switch is a
 // system call, so that these tests check the scheduler on every x86-64
-// machine, the CI's included. Not under ThreadSanitizer: there, switches by
-// system call have ended a job of 3 ranks silently about once in 700 tests
-// (README, "Ranks sharing cores"); until that is found, the sanitizer trees
-// run fibers only where the machine has FSGSBASE, as PURE_FIBERS=auto does.
+// machine, the CI's included. Not under ThreadSanitizer yet: its view of a
+// host's idle loop ended jobs of 3 ranks silently there (docs/perf-notes.md,
+// "Ranks that move"); until passes with the fix are shown clean, the
+// sanitizer trees run fibers only where the machine has FSGSBASE, as
+// PURE_FIBERS=auto does.
 #if defined(__SANITIZE_THREAD__)
 #define PURE_TEST_UNDER_TSAN 1
 #elif defined(__has_feature)
