@@ -81,18 +81,10 @@ int main(int argc, char** argv) {
   check(MPI_Comm_size(MPI_COMM_WORLD, &ranks), "MPI_Comm_size");
 
   struct stencil_options options;
-  char error[256] = "";
-  int parsed = stencil_parse_options(argc, argv, &options, error, sizeof error);
-  if (parsed == 0 && options.n < ranks) {
-    snprintf(error, sizeof error, "--n %" PRId64 " is fewer cells than the %d ranks", options.n,
-             ranks);
-    parsed = 2;
-  }
-  if (parsed != 0) {
-    if (rank == 0 && parsed == 2) fprintf(stderr, "rand_stencil: %s\n%s", error, STENCIL_USAGE);
-    if (rank == 0 && parsed == 1) printf("%s", STENCIL_USAGE);
+  const int status = stencil_job_options(argc, argv, ranks, rank, "rand_stencil", &options);
+  if (status >= 0) {
     check(MPI_Finalize(), "MPI_Finalize");
-    return parsed == 1 ? 0 : 2;
+    return status;
   }
   const struct stencil_work work = stencil_options_work(&options);
   const int64_t first = stencil_block_first(options.n, ranks, rank);

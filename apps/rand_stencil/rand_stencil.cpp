@@ -76,18 +76,9 @@ int run(int argc, char** argv) {
   const int ranks = world.size();
 
   stencil_options options;
-  char error[256] = "";
-  int parsed = stencil_parse_options(argc, argv, &options, error, sizeof error);
-  if (parsed == 0 && options.n < ranks) {
-    std::snprintf(error, sizeof error, "--n %" PRId64 " is fewer cells than the %d ranks",
-                  options.n, ranks);
-    parsed = 2;
-  }
-  if (parsed != 0) {
-    if (rank == 0 && parsed == 2) std::fprintf(stderr, "rand_stencil_typed: %s\n%s", error, STENCIL_USAGE);
-    if (rank == 0 && parsed == 1) std::printf("%s", STENCIL_USAGE);
-    return parsed == 1 ? 0 : 2;
-  }
+  const int status =
+      stencil_job_options(argc, argv, ranks, rank, "rand_stencil_typed", &options);
+  if (status >= 0) return status;
   const stencil_work work = stencil_options_work(&options);
   const std::int64_t first = stencil_block_first(options.n, ranks, rank);
   const std::int64_t count = stencil_block_first(options.n, ranks, rank + 1) - first;

@@ -91,20 +91,11 @@ int pure_main(int argc, char** argv) {
   check(pure_comm_size(PURE_COMM_WORLD, &ranks), "pure_comm_size");
 
   stencil_options options;
-  char error[256] = "";
-  int parsed = stencil_parse_options(argc, argv, &options, error, sizeof error);
-  if (parsed == 0 && options.n < ranks) {
-    std::snprintf(error, sizeof error, "--n %" PRId64 " is fewer cells than the %d ranks",
-                  options.n, ranks);
-    parsed = 2;
-  }
-  if (parsed != 0) {
-    if (rank == 0 && parsed == 2) {
-      std::fprintf(stderr, "rand_stencil_tasks: %s\n%s", error, STENCIL_USAGE);
-    }
-    if (rank == 0 && parsed == 1) std::printf("%s", STENCIL_USAGE);
+  const int status =
+      stencil_job_options(argc, argv, ranks, rank, "rand_stencil_tasks", &options);
+  if (status >= 0) {
     check(pure_finalize(), "pure_finalize");
-    return parsed == 1 ? 0 : 2;
+    return status;
   }
   const stencil_work work = stencil_options_work(&options);
   const std::int64_t first = stencil_block_first(options.n, ranks, rank);

@@ -127,6 +127,25 @@ static inline struct stencil_work stencil_options_work(const struct stencil_opti
   return stencil_work_make(o->n, (uint64_t)o->work, o->imbalance, o->heavy, o->jitter, o->seed);
 }
 
+/* The options of a job of `ranks` ranks, as every version reads them:
+ * -1 when the job is to run; otherwise the exit status (0 after --help, 2
+ * after a bad option or fewer cells than ranks), the usage or the error
+ * printed by rank 0 under `program`'s name. */
+static inline int stencil_job_options(int argc, char** argv, int ranks, int rank,
+                                      const char* program, struct stencil_options* o) {
+  char error[256] = "";
+  int parsed = stencil_parse_options(argc, argv, o, error, sizeof error);
+  if (parsed == 0 && o->n < ranks) {
+    snprintf(error, sizeof error, "--n %" PRId64 " is fewer cells than the %d ranks", o->n,
+             ranks);
+    parsed = 2;
+  }
+  if (parsed == 0) return -1;
+  if (rank == 0 && parsed == 2) fprintf(stderr, "%s: %s\n%s", program, error, STENCIL_USAGE);
+  if (rank == 0 && parsed == 1) printf("%s", STENCIL_USAGE);
+  return parsed == 1 ? 0 : 2;
+}
+
 /* The result line, printed by rank 0; tools and tests parse it by field name
  * (text) or read it as JSON (--format json, for tools/bench_report.py). */
 static inline void stencil_print_result(const char* version, const struct stencil_options* o,
