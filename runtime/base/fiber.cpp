@@ -289,7 +289,8 @@ struct alignas(64) Fibers::Host {
   void* idle_sp = nullptr;   // its idle loop's context while a rank runs
   std::unique_ptr<char[]> idle_stack;
   // Switches this host made; another host that sees it unchanged since its
-  // last look finds this one busy (running one rank all along).
+  // last look finds this one busy (running one rank all along). Relaxed
+  // everywhere: a heuristic for where to look, ordering nothing.
   std::uint64_t switches = 0;
   std::unique_ptr<std::uint64_t[]> seen;  // the others' switches at this host's last look
   std::unique_ptr<char[]> busy;           // pick's scratch: which hosts it may take from
@@ -360,6 +361,7 @@ Fibers::~Fibers() = default;
 
 // Claims `f` for the calling host when its context is saved.
 static PURE_NO_TSAN bool try_take(int& state, const std::uint32_t& parked) {
+  // Relaxed: a hint; the compare-and-swap below decides.
   int s = load(state, __ATOMIC_RELAXED);
   if (s == kStarting) {
     // Acquire, pairing with pure_fiber_sleep's store of 1 (a plain x86
@@ -368,6 +370,8 @@ static PURE_NO_TSAN bool try_take(int& state, const std::uint32_t& parked) {
   } else if (s != kSaved) {
     return false;
   }
+  // Acquire, pairing with arrived's release store of kSaved: the context
+  // saved by the switch that left the fiber is complete before we load it.
   return __atomic_compare_exchange_n(&state, &s, kRunning, false, __ATOMIC_ACQUIRE,
                                      __ATOMIC_RELAXED);
 }
@@ -450,6 +454,7 @@ PURE_NO_TSAN void Fibers::arrived(Fiber* from) {
     // A host's own rank: its host resumes it once every rank is done.
     store(from->state, static_cast<int>(kDone), __ATOMIC_RELEASE);
   }
+  // Release, pairing with the idle loop's acquire load of unfinished_.
   __atomic_fetch_sub(&unfinished_, 1, __ATOMIC_ACQ_REL);
 }
 
@@ -472,6 +477,8 @@ PURE_NO_TSAN void Fibers::idle(Host& host, Fiber* from) {
   arrived(from);
   for (;;) {
     Fiber& own = *host.own;
+    // Acquire, both pairing with arrived's release (its decrement, and its
+    // store of kDone): our own rank's final context is saved.
     if (load(unfinished_, __ATOMIC_ACQUIRE) == 0 &&
         load(own.state, __ATOMIC_ACQUIRE) == kDone) {
       // Every rank is done: this kernel thread resumes its own rank's final
@@ -496,6 +503,8 @@ PURE_NO_TSAN void Fibers::enter(int index) {
     Host& h = *hosts_[static_cast<std::size_t>(index)];
     pthread_sigmask(SIG_SETMASK, nullptr, &h.signals);
     me.host = &h;
+    // Relaxed: no host takes a host's own rank before it is saved (kSaved,
+    // released by arrived); this only leaves kStarting.
     store(me.state, static_cast<int>(kRunning), __ATOMIC_RELAXED);
     return;
   }
