@@ -38,6 +38,9 @@ TEST_P(CxxApi, Collectives) {
 TEST_P(CxxApi, OneSided) {
   expect_clean_run(GetParam(), [](int, int) { cxx_checks::one_sided(); });
 }
+TEST_P(CxxApi, SymmetricHeap) {
+  expect_clean_run(GetParam(), [](int, int) { cxx_checks::symmetric_heap(); });
+}
 TEST_P(CxxApi, TasksOverARange) {
   expect_clean_run(GetParam(), [](int, int) { cxx_checks::tasks(); });
 }

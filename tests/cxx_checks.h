@@ -13,6 +13,7 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -453,6 +454,67 @@ inline void one_sided() {
   world.barrier();
   if (me == 0) CXX_CHECK(win.local()[7] == -5);
   world.barrier();
+}
+
+// PGAS: symmetric arrays, puts and gets of values and spans, the atomics as
+// fetch_and_op, wait_until, and a scoped distributed lock.
+inline void symmetric_heap() {
+  struct Cell {
+    std::int64_t count;
+    double sum;
+  };
+  const int me = pure::communicator::world().rank();
+  const int p = pure::communicator::world().size();
+  pure::symmetric<Cell> cells(2);
+  pure::symmetric<std::int32_t> ticket;
+  pure::symmetric<std::int64_t> row(4);
+  pure::symmetric<std::uint64_t> bits;
+  pure::symmetric_lock lock;
+  for (const Cell& c : cells.local()) CXX_CHECK(c.count == 0 && c.sum == 0.0);
+  CXX_CHECK(row.size() == 4 && row[3] == 0);
+  pure::barrier_all();  // every rank checked its zeros before anyone writes
+
+  // A read-modify-write of rank 0's cell under the lock, 10 times per rank.
+  for (int i = 0; i < 10; ++i) {
+    auto held = lock.hold();
+    Cell c = cells.get(0, 1);
+    c.count += 1;
+    c.sum += 0.5;
+    cells.put(c, 0, 1);
+    pure::quiet();
+  }
+  CXX_CHECK(ticket.fetch_and_op(1, 0, 0, std::plus<>{}) < p);
+  bits.fetch_and_op(std::uint64_t{1} << me, 0, 0, std::bit_or<>{});
+  // A row to the right neighbour's elements 1..3; the last element is the
+  // flag its receiver waits on (puts to one PE arrive in order after
+  // pure_fence, and the flag is written last).
+  const int right = (me + 1) % p, left = (me + p - 1) % p;
+  const std::array<std::int64_t, 2> values{me * 10, me * 10 + 1};
+  row.put(std::span(values), right, 1);
+  pure_fence();
+  row.put(std::int64_t{me + 1}, right, 3);
+  row.wait_until(3, pure::compare::ne, 0);
+  CXX_CHECK(row[1] == left * 10 && row[2] == left * 10 + 1 && row[3] == left + 1);
+  std::array<std::int64_t, 2> back{};
+  row.get(back, right, 1);
+  CXX_CHECK(back[0] == me * 10 && back[1] == me * 10 + 1);
+  pure::barrier_all();
+  if (me == 0) {
+    CXX_CHECK(cells[1].count == 10 * p && cells[1].sum == 5.0 * p);
+    CXX_CHECK(ticket.fetch(0, 0) == p);
+    CXX_CHECK(bits[0] == (p >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << p) - 1));
+    CXX_CHECK(ticket.fetch_and_op(-1, 0, 0, pure::replace{}) == p);
+    CXX_CHECK(ticket.compare_and_swap(7, -1, 0, 0) == -1);
+    CXX_CHECK(ticket.compare_and_swap(8, -1, 0, 0) == 7);
+  }
+  // try_hold: while rank 0 holds the lock, nobody else gets it.
+  std::optional<pure::symmetric_lock::held> held;
+  if (me == 0) held.emplace(lock.hold());
+  pure::barrier_all();
+  if (me != 0) CXX_CHECK(!lock.try_hold().has_value());
+  pure::barrier_all();
+  if (me == 0) held->release();
+  pure::barrier_all();
 }
 
 // Tasks over an index range: every index once, per index and per run.

@@ -405,50 +405,6 @@ TEST_P(Pgas, LocksExclude) {
   });
 }
 
-// The C++ conveniences (pure.hpp): typed heap arrays, put and get of one
-// value, the atomics by type, wait_until and a scoped lock.
-TEST_P(Pgas, CppConveniences) {
-  expect_clean_run(GetParam(), [](int rank, int size) {
-    struct Cell {
-      std::int64_t count;
-      double sum;
-    };
-    Cell* cells = pure::sym_new<Cell>(2);
-    auto* ticket = pure::sym_new<std::int32_t>();
-    auto* flag = pure::sym_new<std::int64_t>();
-    auto* lock = pure::sym_new<pure_lock_t>();
-    ASSERT_NE(cells, nullptr);
-    cells[0] = cells[1] = Cell{0, 0.0};
-    *ticket = 0;
-    *flag = 0;
-    pure_barrier_all();
-    for (int i = 0; i < 10; ++i) {
-      pure::lock_guard hold(lock);
-      Cell c = pure::get(&cells[1], 0);
-      c.count += 1;
-      c.sum += 0.5;
-      pure::put(&cells[1], c, 0);
-    }
-    EXPECT_LT(pure::atomic_fetch_add(ticket, std::int32_t{1}, 0), size);
-    pure::put(flag, std::int64_t{rank + 1}, (rank + 1) % size);
-    pure::wait_until(flag, PURE_CMP_NE, std::int64_t{0});
-    EXPECT_EQ(*flag, (rank + size - 1) % size + 1);
-    pure_barrier_all();
-    if (rank == 0) {
-      EXPECT_EQ(cells[1].count, 10 * size);
-      EXPECT_EQ(cells[1].sum, 5.0 * size);
-      EXPECT_EQ(pure::atomic_fetch(ticket, 0), size);
-      EXPECT_EQ(pure::atomic_swap(ticket, std::int32_t{-1}, 0), size);
-      EXPECT_EQ(pure::atomic_compare_swap(ticket, std::int32_t{-1}, std::int32_t{7}, 0), -1);
-    }
-    pure_barrier_all();
-    pure::sym_delete(lock);
-    pure::sym_delete(flag);
-    pure::sym_delete(ticket);
-    pure::sym_delete(cells);
-  });
-}
-
 INSTANTIATE_TEST_SUITE_P(Ranks, Pgas, kRankCounts, rank_count_name);
 
 // ---- misuse: an error naming the rank, the call and the value ----

@@ -1,5 +1,5 @@
-// Pure's C++ layer: Pure Tasks (DESIGN.md, "Pure Tasks"), and conveniences
-// over the PGAS calls of pure/pgas.h (at the end).
+// Pure's C++ layer: Pure Tasks (DESIGN.md, "Pure Tasks"), and for C++20 the
+// typed API (pure/communicator.hpp, window.hpp, symmetric.hpp; at the end).
 //
 //   PureTask t = [&](chunk_id_t start, chunk_id_t end, std::optional<void*> args) {
 //     auto [lo, hi] = pure_aligned_idx_range<double>(n, start, end);  // inclusive hi
@@ -221,88 +221,10 @@ void parallel_for(index_range range, Body&& body) {
 
 }  // namespace pure
 
-// ---- PGAS conveniences over pure/pgas.h ----------------------------------
-//
-//   auto* counts = pure::sym_new<std::int64_t>(n);   // collective, as pure_sym_malloc
-//   pure::atomic_fetch_add(&counts[i], std::int64_t{1}, pe);
-//   pure::put(&flag[0], std::int64_t{step}, right);
-//   { pure::lock_guard hold(lock); ... }            // pure_set_lock .. pure_clear_lock
-//   pure::sym_delete(counts);
-namespace pure {
-
-// A symmetric array of n T's (collective over PURE_COMM_WORLD; nullptr when
-// the heap is full), and its free (collective).
-template <class T>
-T* sym_new(std::size_t n = 1) {
-  static_assert(std::is_trivially_copyable_v<T>, "the heap holds plain data");
-  return static_cast<T*>(pure_sym_malloc(n * sizeof(T)));
-}
-template <class T>
-void sym_delete(T* p) {
-  pure_sym_free(p);
-}
-
-// One value to and from `pe`'s copy of a symmetric object.
-template <class T>
-void put(T* dest, const T& value, int pe) {
-  static_assert(std::is_trivially_copyable_v<T>, "puts move bytes");
-  pure_putmem(dest, &value, sizeof(T), pe);
-}
-template <class T>
-T get(const T* source, int pe) {
-  static_assert(std::is_trivially_copyable_v<T>, "gets move bytes");
-  T value;
-  pure_getmem(&value, source, sizeof(T), pe);
-  return value;
-}
-
-// The atomics, by type (32- and 64-bit integers).
-inline std::int32_t atomic_fetch(const std::int32_t* s, int pe) { return pure_int32_atomic_fetch(s, pe); }
-inline std::int64_t atomic_fetch(const std::int64_t* s, int pe) { return pure_int64_atomic_fetch(s, pe); }
-inline std::int32_t atomic_fetch_add(std::int32_t* d, std::int32_t v, int pe) {
-  return pure_int32_atomic_fetch_add(d, v, pe);
-}
-inline std::int64_t atomic_fetch_add(std::int64_t* d, std::int64_t v, int pe) {
-  return pure_int64_atomic_fetch_add(d, v, pe);
-}
-inline std::int32_t atomic_swap(std::int32_t* d, std::int32_t v, int pe) {
-  return pure_int32_atomic_swap(d, v, pe);
-}
-inline std::int64_t atomic_swap(std::int64_t* d, std::int64_t v, int pe) {
-  return pure_int64_atomic_swap(d, v, pe);
-}
-inline std::int32_t atomic_compare_swap(std::int32_t* d, std::int32_t compare, std::int32_t v,
-                                        int pe) {
-  return pure_int32_atomic_compare_swap(d, compare, v, pe);
-}
-inline std::int64_t atomic_compare_swap(std::int64_t* d, std::int64_t compare, std::int64_t v,
-                                        int pe) {
-  return pure_int64_atomic_compare_swap(d, compare, v, pe);
-}
-inline void wait_until(std::int32_t* ivar, int cmp, std::int32_t value) {
-  pure_int32_wait_until(ivar, cmp, value);
-}
-inline void wait_until(std::int64_t* ivar, int cmp, std::int64_t value) {
-  pure_int64_wait_until(ivar, cmp, value);
-}
-
-// Holds a distributed lock for a scope.
-class lock_guard {
- public:
-  explicit lock_guard(pure_lock_t* lock) : lock_(lock) { pure_set_lock(lock_); }
-  lock_guard(const lock_guard&) = delete;
-  lock_guard& operator=(const lock_guard&) = delete;
-  ~lock_guard() { pure_clear_lock(lock_); }
-
- private:
-  pure_lock_t* lock_;
-};
-
-}  // namespace pure
-
 // The typed C++ API (communicators, messages, collectives), for C++20 and
 // later: pure/communicator.hpp.
 #if __cplusplus >= 202002L
 #include "pure/communicator.hpp"
+#include "pure/symmetric.hpp"
 #include "pure/window.hpp"
 #endif

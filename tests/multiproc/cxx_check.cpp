@@ -16,6 +16,7 @@ int pure_main(int argc, char** argv) {
     cxx_checks::reductions();
     cxx_checks::collectives();
     cxx_checks::one_sided();
+    cxx_checks::symmetric_heap();
     cxx_checks::tasks();
     cxx_checks::errors();
     world.barrier();
