@@ -129,7 +129,9 @@ class request {
   }
 
  private:
-  void abandoned() noexcept {
+  // Out of line and cold: the string it builds stays out of the loops that
+  // move requests around.
+  [[gnu::cold, gnu::noinline]] void abandoned() noexcept {
     detail::fatal(PURE_ERR_REQUEST, made_by_,
                   std::string("a pure::request was destroyed while its operation was still "
                               "active; wait for it, test it to completion, or cancel and wait "
