@@ -46,9 +46,9 @@ HEAD
   printf '\n#endif /* PURE_MPI_H */\n'
 }
 # pure.h's large-count (_c) prototypes and types in MPI's names, one a line.
-large_count_declarations() {
+mpi4_declarations() {
   code | perl -0ne '
-    while (/^(typedef void PURE_\w+_c\(.*?\);|int pure_\w+_c\(.*?\);)/msg) {
+    while (/^(typedef void PURE_\w+_c\(.*?\);|int pure_\w+_c\(.*?\);|int pure_(?:psend_init|precv_init|pready\w*|parrived)\(.*?\);)/msg) {
       my $d = $1;
       $d =~ s/\s+/ /g;
       $d =~ s/\bpure_(\w)/"MPI_" . uc($1)/ge;
@@ -103,10 +103,10 @@ int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 #define MPI_UB ((MPI_Datatype)0)
 #endif
 
-/* MPI-4's large-count calls, for a header of MPI 3 (Open MPI 4). */
+/* MPI-4's large-count and partitioned calls, for a header of MPI 3 (Open MPI 4). */
 #if MPI_VERSION < 4
 HEAD
-  large_count_declarations
+  mpi4_declarations
   printf '#endif\n'
 }
 if [ "${1:-}" = "--check" ]; then

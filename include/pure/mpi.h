@@ -290,7 +290,13 @@
 #define MPI_Pack_external_size_c pure_pack_external_size_c
 #define MPI_Pack_size pure_pack_size
 #define MPI_Pack_size_c pure_pack_size_c
+#define MPI_Parrived pure_parrived
+#define MPI_Pready pure_pready
+#define MPI_Pready_list pure_pready_list
+#define MPI_Pready_range pure_pready_range
+#define MPI_Precv_init pure_precv_init
 #define MPI_Probe pure_probe
+#define MPI_Psend_init pure_psend_init
 #define MPI_Put pure_put
 #define MPI_Put_c pure_put_c
 #define MPI_Query_thread pure_query_thread

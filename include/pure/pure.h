@@ -828,6 +828,23 @@ typedef int PURE_Info;
 #define PURE_COMM_TYPE_HW_GUIDED 2
 #define PURE_COMM_TYPE_HW_UNGUIDED 3
 
+/* ---- partitioned communication (MPI-4) -------------------------------------------
+ * One message of `partitions` partitions of `count` elements each, made
+ * ready piece by piece (pure_pready) and seen arriving piece by piece
+ * (pure_parrived), in rounds started by pure_start on persistent requests.
+ * Inits match per source, tag and communicator in the order they are
+ * called; no wildcards. The two sides may cut the message into different
+ * partitions but hold the same bytes. Between ranks of one process; across
+ * processes it is refused (PURE_ERR_UNSUPPORTED_OPERATION). */
+int pure_psend_init(const void* buf, int partitions, PURE_Count count, PURE_Datatype datatype,
+                    int dest, int tag, PURE_Comm comm, PURE_Info info, PURE_Request* request);
+int pure_precv_init(void* buf, int partitions, PURE_Count count, PURE_Datatype datatype,
+                    int source, int tag, PURE_Comm comm, PURE_Info info, PURE_Request* request);
+int pure_pready(int partition, PURE_Request request);
+int pure_pready_range(int partition_low, int partition_high, PURE_Request request);
+int pure_pready_list(int length, const int array_of_partitions[], PURE_Request request);
+int pure_parrived(PURE_Request request, int partition, int* flag);
+
 /* ---- groups ---- */
 int pure_group_union(PURE_Group group1, PURE_Group group2, PURE_Group* newgroup);
 int pure_group_intersection(PURE_Group group1, PURE_Group group2, PURE_Group* newgroup);

@@ -13,6 +13,7 @@
 #include "api/call.h"
 #include "api/requests.h"
 #include "channels/generalized.h"
+#include "channels/partitioned.h"
 #include "channels/persistent.h"
 #include "channels/send_recv.h"
 
@@ -382,6 +383,9 @@ int pure_request_free(PURE_Request* request) {
     if (r->collective && r->state != Request::State::inactive && !r->complete())
       fail(PURE_ERR_REQUEST,
            "the request of an active collective cannot be freed (MPI forbids it): wait for it");
+    if (is_partitioned(*r) && r->state != Request::State::inactive && !r->complete())
+      fail(PURE_ERR_REQUEST,
+           "an active partitioned request cannot be freed (MPI forbids it): wait for it");
     if (Generalized* g = generalized(r); g && r->complete()) {
       // Found complete by a test that did not finish it: freeing is the last step.
       g->free_state();
@@ -402,6 +406,9 @@ int pure_cancel(PURE_Request* request) {
     c.errors = r->comm;
     if (r->collective)
       fail(PURE_ERR_REQUEST, "the request of a collective cannot be cancelled (MPI forbids it)");
+    if (is_partitioned(*r))
+      fail(PURE_ERR_REQUEST,
+           "a partitioned request cannot be cancelled (MPI forbids it): wait for it");
     // Whatever matched already simply completes; an inactive request has
     // nothing to cancel.
     c.rank.p2p().cancel(r);
