@@ -62,15 +62,14 @@ TEST(Config, DefaultsWithoutSettings) {
   EXPECT_EQ(c.queue_slots, 16);
   EXPECT_EQ(c.reduce_partition, pure::kReducePartitionAuto);
   EXPECT_TRUE(c.fibers);
-  EXPECT_FALSE(c.fibers_syscall);
 }
 
-TEST(Config, FibersOnAlsoWhereSwitchesAreSystemCalls) {
+TEST(Config, FibersOnIsAuto) {
   CleanPureEnvironment clean;
   setenv("PURE_FIBERS", "on", 1);
-  const pure::Config c = pure::Config::from_env();
-  EXPECT_TRUE(c.fibers);
-  EXPECT_TRUE(c.fibers_syscall);
+  EXPECT_TRUE(pure::Config::from_env().fibers);
+  setenv("PURE_FIBERS", "off", 1);
+  EXPECT_FALSE(pure::Config::from_env().fibers);
 }
 
 TEST(Config, EveryBadValueIsNamed) {

@@ -30,33 +30,11 @@ long kernel_thread() { return syscall(SYS_gettid); }
 
 int cores() { return pure::Topology::get().cores(); }
 
-// Whether a job of n ranks runs them as fibers on this machine.
+// Whether a job of n ranks runs them as fibers on this machine (with
+// PURE_FIBERS=off in the environment, never).
 bool fibers_expected(int n, const pure::Config& config) {
   const pure::Config c = pure_testing::job_config(config);
-  return c.fibers && n > cores() && pure::Fibers::supported() &&
-         (pure::Fibers::fast_switch() || c.fibers_syscall);
-}
-
-// Fibers wherever they can run (PURE_FIBERS=on): also where each switch is a
-// system call, so that these tests check the scheduler on every x86-64
-// machine, the CI's included. Not under ThreadSanitizer yet: its view of a
-// host's idle loop ended jobs of 3 ranks silently there (docs/perf-notes.md,
-// "Ranks that move"); until passes with the fix are shown clean, the
-// sanitizer trees run fibers only where the machine has FSGSBASE, as
-// PURE_FIBERS=auto does.
-#if defined(__SANITIZE_THREAD__)
-#define PURE_TEST_UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define PURE_TEST_UNDER_TSAN 1
-#endif
-#endif
-pure::Config fibers_on() {
-  pure::Config c;
-#ifndef PURE_TEST_UNDER_TSAN
-  c.fibers_syscall = true;
-#endif
-  return c;
+  return c.fibers && n > cores() && pure::Fibers::supported();
 }
 
 class FiberJobs : public testing::TestWithParam<int> {};
@@ -109,7 +87,7 @@ void check_identity(int n, const pure::Config& config) {
 TEST_P(FiberJobs, RanksKeepTheirThreadLocalsWhereverTheyRun) {
   // Under PURE_FIBERS=off (tools/test.sh's second pass), or where the
   // machine has no fibers, this checks that every rank has its own thread.
-  check_identity(GetParam(), fibers_on());
+  check_identity(GetParam(), pure::Config{});
 }
 
 TEST_P(FiberJobs, WithFibersOffEveryRankHasItsOwnThread) {
@@ -127,7 +105,7 @@ TEST_P(FiberJobs, WithFibersOffEveryRankHasItsOwnThread) {
 // allreduce.
 TEST_P(FiberJobs, ReadyRanksMoveToTheHostWithNothingToRun) {
   const int n = GetParam();
-  if (!fibers_expected(n, fibers_on()) || cores() < 2) GTEST_SKIP() << "no fibers here";
+  if (!fibers_expected(n, pure::Config{}) || cores() < 2) GTEST_SKIP() << "no fibers here";
   std::atomic<int> heavy_moved{0};
   expect_clean_run(n, [&](int rank, int) {
     const bool heavy = rank % cores() == 0;
@@ -142,7 +120,7 @@ TEST_P(FiberJobs, ReadyRanksMoveToTheHostWithNothingToRun) {
       if (any) break;
     }
     if (heavy && threads.size() > 1) heavy_moved.fetch_add(1);
-  }, fibers_on());
+  }, pure::Config{});
   EXPECT_GE(heavy_moved.load(), 1) << "no heavy rank ever ran on another host";
 }
 
@@ -194,7 +172,7 @@ TEST_P(FiberJobs, PollingLoopsLetTheGroupRun) {
       }
       EXPECT_EQ(in, from * 10 + kind) << "kind " << kind;
     }
-  }, fibers_on());
+  }, pure::Config{});
 }
 
 // Ranks end in any order: a host while its group still runs, members before
@@ -228,7 +206,7 @@ TEST_P(FiberJobs, RanksEndInAnyOrder) {
         EXPECT_TRUE(std::current_exception() != nullptr);
       }
       EXPECT_PURE_OK(pure_comm_free(&rest));
-    }, fibers_on());
+    }, pure::Config{});
   }
 }
 

@@ -14,8 +14,6 @@ namespace pure_testing {
 inline pure::Config job_config(pure::Config base) {
   const char* fibers = std::getenv("PURE_FIBERS");
   if (fibers && std::string(fibers) == "off") base.fibers = false;
-  // PURE_FIBERS=on: fibers also where each switch is a system call.
-  if (fibers && std::string(fibers) == "on") base.fibers_syscall = true;
   // PURE_TRACE=path traces every job (each overwrites the file): the suites
   // then run with every trace hook live (tests/CMakeLists.txt, *_traced).
   const char* trace = std::getenv("PURE_TRACE");

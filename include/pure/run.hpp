@@ -48,8 +48,6 @@ struct Config {
   WaitMode wait = WaitMode::automatic;  // PURE_WAIT = auto | spin | park
   bool fibers = true;                // PURE_FIBERS = auto | on | off: ranks sharing cores take
                                      // turns on one thread per core (runtime/base/fiber.h)
-  bool fibers_syscall = false;       // PURE_FIBERS=on: also where each switch is a system
-                                     // call (no FSGSBASE); auto: only with wrfsbase
   double deadlock_timeout_s = 10.0;  // PURE_DEADLOCK_TIMEOUT; 0 disables the detector
   double abort_grace_s = 5.0;        // PURE_ABORT_GRACE: after an abort, how long
                                      // running ranks get to notice before the

@@ -66,8 +66,7 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
       // Ranks sharing cores take turns as fibers, one host thread per core
       // (fiber.h). Not across processes: MPI keeps per-kernel-thread state
       // of its own.
-      fibers_on_(config_.fibers && oversubscribed_ && !cluster_ && Fibers::supported() &&
-                 (Fibers::fast_switch() || config_.fibers_syscall)),
+      fibers_on_(config_.fibers && oversubscribed_ && !cluster_ && Fibers::supported()),
       peers_(map_.ranks_of(proc), map_.ranks()),
       world_group_(std::make_shared<const Group>(iota(map_.ranks()))),
       local_group_(std::make_shared<const Group>(map_.ranks_of(proc))),

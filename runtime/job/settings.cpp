@@ -176,14 +176,13 @@ const std::vector<Setting>& table() {
        },
        [](const Config&) { return std::string(); }},
       {"PURE_FIBERS", "auto, on, off", "auto",
-       "auto: when ranks outnumber cores, ranks are fibers taking turns on one kernel thread "
-       "per core, moving to a core with nothing to run (x86-64 Linux with FSGSBASE, one "
-       "process); on: also where the kernel hides FSGSBASE, each switch then an arch_prctl "
-       "system call; off: they are threads the kernel switches",
+       "auto (or on): when ranks outnumber cores, ranks are fibers taking turns on one kernel "
+       "thread per core, moving to a core with nothing to run (x86-64 Linux, one process; "
+       "where the kernel hides FSGSBASE each switch is an arch_prctl system call); off: they "
+       "are threads the kernel switches",
        [](const char* v, Config& c) -> std::string {
-         if (std::strcmp(v, "auto") == 0) c.fibers = true, c.fibers_syscall = false;
-         else if (std::strcmp(v, "on") == 0) c.fibers = true, c.fibers_syscall = true;
-         else if (std::strcmp(v, "off") == 0) c.fibers = false, c.fibers_syscall = false;
+         if (std::strcmp(v, "auto") == 0 || std::strcmp(v, "on") == 0) c.fibers = true;
+         else if (std::strcmp(v, "off") == 0) c.fibers = false;
          else return "expected 'auto', 'on' or 'off'";
          return {};
        },
