@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <numeric>
 #include <random>
@@ -57,7 +58,7 @@ std::vector<Block> B(std::initializer_list<Block> blocks) { return blocks; }
 std::vector<char> naive_pack(const char* base, std::size_t count, const Datatype& t) {
   std::vector<char> out;
   for (std::size_t e = 0; e < count; ++e) {
-    for (const Block& b : t.blocks()) {
+    for (const Block& b : t.flattened()) {
       const char* p = base + static_cast<std::ptrdiff_t>(e) * t.extent() + b.offset;
       out.insert(out.end(), p, p + b.length);
     }
@@ -129,7 +130,7 @@ TEST(DatatypeEngine, PredefinedTableMatchesC) {
     EXPECT_EQ(t.true_lb(), 0);
     EXPECT_EQ(t.true_extent(), static_cast<std::ptrdiff_t>(e.size));
     EXPECT_TRUE(t.contiguous());
-    EXPECT_EQ(t.blocks(), B({{0, e.size}}));
+    EXPECT_EQ(t.flattened(), B({{0, e.size}}));
     EXPECT_EQ(t.base(), e.base);
     EXPECT_STREQ(t.name(), e.name);
     EXPECT_TRUE(t.predefined());
@@ -149,7 +150,7 @@ TEST(DatatypeEngine, PairTypesHaveCStructLayout) {
   EXPECT_EQ(di.size(), 12u);
   EXPECT_EQ(di.extent(), 16);
   EXPECT_EQ(di.true_extent(), 12);
-  EXPECT_EQ(di.blocks(), B({{0, 12}}));
+  EXPECT_EQ(di.flattened(), B({{0, 12}}));
   EXPECT_FALSE(di.contiguous());
   EXPECT_EQ(di.base(), BaseType::double_int);
 
@@ -166,7 +167,7 @@ TEST(DatatypeEngine, PairTypesHaveCStructLayout) {
   EXPECT_EQ(si.size(), 6u);
   EXPECT_EQ(si.extent(), 8);
   EXPECT_EQ(si.true_extent(), 8);
-  EXPECT_EQ(si.blocks(), B({{0, 2}, {4, 4}}));
+  EXPECT_EQ(si.flattened(), B({{0, 2}, {4, 4}}));
   EXPECT_EQ(si.base(), BaseType::short_int);
 
   // struct {long; int;}: 12 data bytes, sizeof 16.
@@ -213,7 +214,7 @@ TEST(DatatypeEngine, PairTypesHaveCStructLayout) {
 
 TEST(DatatypeEngine, Contiguous) {
   auto c = Datatype::contiguous(1000, T(PURE_INT));
-  EXPECT_EQ(c->blocks(), B({{0, 4000}}));
+  EXPECT_EQ(c->flattened(), B({{0, 4000}}));
   EXPECT_EQ(c->size(), 4000u);
   EXPECT_EQ(c->extent(), 4000);
   EXPECT_TRUE(c->contiguous());
@@ -225,7 +226,7 @@ TEST(DatatypeEngine, Contiguous) {
   // 3 x {double, int}: each 12 data bytes every 16; extent 48, true extent
   // 32 + 12 = 44.
   auto c3 = Datatype::contiguous(3, T(PURE_DOUBLE_INT));
-  EXPECT_EQ(c3->blocks(), B({{0, 12}, {16, 12}, {32, 12}}));
+  EXPECT_EQ(c3->flattened(), B({{0, 12}, {16, 12}, {32, 12}}));
   EXPECT_EQ(c3->size(), 36u);
   EXPECT_EQ(c3->extent(), 48);
   EXPECT_EQ(c3->true_extent(), 44);
@@ -234,7 +235,7 @@ TEST(DatatypeEngine, Contiguous) {
   auto empty = Datatype::contiguous(0, T(PURE_INT));
   EXPECT_EQ(empty->size(), 0u);
   EXPECT_EQ(empty->extent(), 0);
-  EXPECT_TRUE(empty->blocks().empty());
+  EXPECT_TRUE(empty->flattened().empty());
   EXPECT_TRUE(empty->contiguous());
 
   // Real bytes: 2 elements of contiguous(2, SHORT_INT) = 4 pairs.
@@ -252,7 +253,7 @@ TEST(DatatypeEngine, Vector) {
   // vector(3, 2, 4, INT): ints {0,1}, {4,5}, {8,9}. Extent is
   // ((3-1)*4 + 2) * 4 = 40 bytes, as Open MPI reports.
   auto v = Datatype::vector(3, 2, 4, T(PURE_INT));
-  EXPECT_EQ(v->blocks(), B({{0, 8}, {16, 8}, {32, 8}}));
+  EXPECT_EQ(v->flattened(), B({{0, 8}, {16, 8}, {32, 8}}));
   EXPECT_EQ(v->size(), 24u);
   EXPECT_EQ(v->lb(), 0);
   EXPECT_EQ(v->extent(), 40);
@@ -278,7 +279,7 @@ TEST(DatatypeEngine, Vector) {
 
   // stride == blocklength: the blocks touch and merge into one.
   auto m = Datatype::vector(5, 3, 3, T(PURE_INT));
-  EXPECT_EQ(m->blocks(), B({{0, 60}}));
+  EXPECT_EQ(m->flattened(), B({{0, 60}}));
   EXPECT_EQ(m->extent(), 60);
   EXPECT_TRUE(m->contiguous());
 
@@ -290,7 +291,7 @@ TEST(DatatypeEngine, NegativeStride) {
   // vector(3, 2, -4, INT): blocks at 0, -16, -32 bytes. lb = -32,
   // ub = 0 + 8 = 8, so extent 40; true lb -32, true extent 40.
   auto v = Datatype::vector(3, 2, -4, T(PURE_INT));
-  EXPECT_EQ(v->blocks(), B({{0, 8}, {-16, 8}, {-32, 8}}));
+  EXPECT_EQ(v->flattened(), B({{0, 8}, {-16, 8}, {-32, 8}}));
   EXPECT_EQ(v->lb(), -32);
   EXPECT_EQ(v->extent(), 40);
   EXPECT_EQ(v->true_lb(), -32);
@@ -312,7 +313,7 @@ TEST(DatatypeEngine, NegativeStride) {
 
   // hvector(2, 1, -12, DOUBLE): doubles at 0 and -12; lb -12, ub 8, extent 20.
   auto h = Datatype::hvector(2, 1, -12, T(PURE_DOUBLE));
-  EXPECT_EQ(h->blocks(), B({{0, 8}, {-12, 8}}));
+  EXPECT_EQ(h->flattened(), B({{0, 8}, {-12, 8}}));
   EXPECT_EQ(h->lb(), -12);
   EXPECT_EQ(h->extent(), 20);
   EXPECT_EQ(h->size(), 16u);
@@ -322,7 +323,7 @@ TEST(DatatypeEngine, Hvector) {
   // hvector(3, 2, 20 bytes, SHORT): shorts {0,1}, {10,11}, {20,21};
   // extent 40 + 4 = 44.
   auto h = Datatype::hvector(3, 2, 20, T(PURE_SHORT));
-  EXPECT_EQ(h->blocks(), B({{0, 4}, {20, 4}, {40, 4}}));
+  EXPECT_EQ(h->flattened(), B({{0, 4}, {20, 4}, {40, 4}}));
   EXPECT_EQ(h->size(), 12u);
   EXPECT_EQ(h->extent(), 44);
   std::vector<short> s(24);
@@ -337,7 +338,7 @@ TEST(DatatypeEngine, Indexed) {
   const std::int64_t bl[] = {2, 1, 3};
   const std::int64_t dis[] = {5, 0, 10};
   auto x = Datatype::indexed(3, bl, dis, T(PURE_INT));
-  EXPECT_EQ(x->blocks(), B({{20, 8}, {0, 4}, {40, 12}}));
+  EXPECT_EQ(x->flattened(), B({{20, 8}, {0, 4}, {40, 12}}));
   EXPECT_EQ(x->size(), 24u);
   EXPECT_EQ(x->lb(), 0);
   EXPECT_EQ(x->extent(), 52);
@@ -351,7 +352,7 @@ TEST(DatatypeEngine, Indexed) {
   const std::int64_t bl2[] = {1, 2};
   const std::int64_t dis2[] = {-2, 3};
   auto y = Datatype::indexed(2, bl2, dis2, T(PURE_DOUBLE));
-  EXPECT_EQ(y->blocks(), B({{-16, 8}, {24, 16}}));
+  EXPECT_EQ(y->flattened(), B({{-16, 8}, {24, 16}}));
   EXPECT_EQ(y->lb(), -16);
   EXPECT_EQ(y->extent(), 56);
   std::vector<double> d{0, 1, 2, 3, 4, 5, 6, 7};
@@ -365,7 +366,7 @@ TEST(DatatypeEngine, Indexed) {
   auto z = Datatype::indexed(2, bl3, dis3, T(PURE_INT));
   EXPECT_EQ(z->lb(), 4);
   EXPECT_EQ(z->extent(), 8);
-  EXPECT_EQ(z->blocks(), B({{4, 8}}));
+  EXPECT_EQ(z->flattened(), B({{4, 8}}));
 }
 
 TEST(DatatypeEngine, IndexedBlock) {
@@ -373,7 +374,7 @@ TEST(DatatypeEngine, IndexedBlock) {
   // lb -4, ub 12, extent 16.
   const std::int64_t dis[] = {4, 0, -2};
   auto x = Datatype::indexed_block(3, 2, dis, T(PURE_SHORT));
-  EXPECT_EQ(x->blocks(), B({{8, 4}, {0, 4}, {-4, 4}}));
+  EXPECT_EQ(x->flattened(), B({{8, 4}, {0, 4}, {-4, 4}}));
   EXPECT_EQ(x->size(), 12u);
   EXPECT_EQ(x->lb(), -4);
   EXPECT_EQ(x->extent(), 16);
@@ -384,7 +385,7 @@ TEST(DatatypeEngine, IndexedBlock) {
 
   const std::int64_t touching[] = {0, 2};
   auto y = Datatype::indexed_block(2, 2, touching, T(PURE_SHORT));
-  EXPECT_EQ(y->blocks(), B({{0, 8}}));
+  EXPECT_EQ(y->flattened(), B({{0, 8}}));
   EXPECT_TRUE(y->contiguous());
 }
 
@@ -393,7 +394,7 @@ TEST(DatatypeEngine, Hindexed) {
   const std::int64_t bl[] = {1, 2};
   const std::ptrdiff_t dis[] = {12, -8};
   auto x = Datatype::hindexed(2, bl, dis, T(PURE_INT));
-  EXPECT_EQ(x->blocks(), B({{12, 4}, {-8, 8}}));
+  EXPECT_EQ(x->flattened(), B({{12, 4}, {-8, 8}}));
   EXPECT_EQ(x->size(), 12u);
   EXPECT_EQ(x->lb(), -8);
   EXPECT_EQ(x->extent(), 24);
@@ -417,7 +418,7 @@ TEST(DatatypeEngine, Struct) {
   // struct {int a; double b;}: data 4 + 8 = 12, true extent 16, extent 16.
   const std::ptrdiff_t id_dis[] = {offsetof(IntDouble, a), offsetof(IntDouble, b)};
   auto s = Datatype::create_struct(2, ones, id_dis, id_types);
-  EXPECT_EQ(s->blocks(), B({{0, 4}, {8, 8}}));
+  EXPECT_EQ(s->flattened(), B({{0, 4}, {8, 8}}));
   EXPECT_EQ(s->size(), 12u);
   EXPECT_EQ(s->lb(), 0);
   EXPECT_EQ(s->extent(), 16);
@@ -455,7 +456,7 @@ TEST(DatatypeEngine, Struct) {
   const std::ptrdiff_t rev_dis[] = {8, 0};
   const Datatype* di_types[] = {&T(PURE_DOUBLE), &T(PURE_INT)};
   auto rev = Datatype::create_struct(2, ones, rev_dis, di_types);
-  EXPECT_EQ(rev->blocks(), B({{8, 8}, {0, 4}}));
+  EXPECT_EQ(rev->flattened(), B({{8, 8}, {0, 4}}));
   EXPECT_EQ(rev->extent(), 16);
 
   // Homogeneous members keep their basic type for reductions.
@@ -501,7 +502,7 @@ TEST(DatatypeEngine, Resized) {
   auto c = Datatype::contiguous(3, *r);
   EXPECT_EQ(c->lb(), -4);
   EXPECT_EQ(c->extent(), 48);
-  EXPECT_EQ(c->blocks(), B({{0, 4}, {16, 4}, {32, 4}}));
+  EXPECT_EQ(c->flattened(), B({{0, 4}, {16, 4}, {32, 4}}));
 
   // resized(INT, 0, 6) then contiguous(1): extent stays 6 (Open MPI #8092).
   auto r6 = Datatype::resized(T(PURE_INT), 0, 6);
@@ -517,7 +518,7 @@ TEST(DatatypeEngine, Resized) {
 TEST(DatatypeEngine, DupAndCommit) {
   auto v = Datatype::vector(3, 2, -4, T(PURE_INT));
   auto d = Datatype::dup(*v);
-  EXPECT_EQ(d->blocks(), v->blocks());
+  EXPECT_EQ(d->flattened(), v->flattened());
   EXPECT_EQ(d->size(), v->size());
   EXPECT_EQ(d->lb(), v->lb());
   EXPECT_EQ(d->extent(), v->extent());
@@ -543,7 +544,7 @@ TEST(DatatypeEngine, VectorOfStruct) {
   const std::ptrdiff_t dis[] = {offsetof(IntDouble, a), offsetof(IntDouble, b)};
   auto s = Datatype::create_struct(2, ones, dis, types);
   auto v = Datatype::vector(3, 1, 2, *s);
-  EXPECT_EQ(v->blocks(), B({{0, 4}, {8, 8}, {32, 4}, {40, 8}, {64, 4}, {72, 8}}));
+  EXPECT_EQ(v->flattened(), B({{0, 4}, {8, 8}, {32, 4}, {40, 8}, {64, 4}, {72, 8}}));
   EXPECT_EQ(v->size(), 36u);
   EXPECT_EQ(v->extent(), 80);
   EXPECT_EQ(v->true_extent(), 80);
@@ -570,7 +571,7 @@ TEST(DatatypeEngine, IndexedOfVector) {
   const std::int64_t bl[] = {1, 2};
   const std::int64_t dis[] = {0, 3};
   auto x = Datatype::indexed(2, bl, dis, *w);
-  EXPECT_EQ(x->blocks(), B({{0, 4}, {12, 4}, {48, 4}, {60, 8}, {76, 4}}));
+  EXPECT_EQ(x->flattened(), B({{0, 4}, {12, 4}, {48, 4}, {60, 8}, {76, 4}}));
   EXPECT_EQ(x->size(), 24u);
   EXPECT_EQ(x->lb(), 0);
   EXPECT_EQ(x->extent(), 80);
@@ -696,6 +697,147 @@ TEST(DatatypeEngine, ContiguousFastPathAndBounds) {
                std::out_of_range);
   EXPECT_THROW(pack(a.data(), 1, *c4, 10, b.data(), 8), std::out_of_range);
   EXPECT_NO_THROW(copy_range(a.data(), 0, T(PURE_INT), b.data(), 0, T(PURE_INT), 0, 0));
+}
+
+// ---- types of many pieces kept as one period repeated (Datatype::reps) ----
+
+// The same type map, block by block (hindexed never repeats a period).
+std::unique_ptr<Datatype> explicit_twin(const Datatype& t) {
+  const std::vector<Block> all = t.flattened();
+  std::vector<std::int64_t> lengths;
+  std::vector<std::ptrdiff_t> displs;
+  for (const Block& b : all) {
+    lengths.push_back(static_cast<std::int64_t>(b.length));
+    displs.push_back(b.offset);
+  }
+  auto twin = Datatype::hindexed(static_cast<std::int64_t>(all.size()), lengths.data(),
+                                 displs.data(), T(PURE_BYTE));
+  return Datatype::resized(*twin, t.lb(), t.extent());
+}
+
+// Everything the engine does with `t` agrees with its block-by-block twin:
+// bounds, sizes, whole and partial packs (against the naive packer),
+// unpacks, copies between the two and the addresses of packed bytes.
+void expect_same_as_twin(const Datatype& t, std::size_t count) {
+  auto twin = explicit_twin(t);
+  EXPECT_EQ(t.size(), twin->size());
+  EXPECT_EQ(t.lb(), twin->lb());
+  EXPECT_EQ(t.extent(), twin->extent());
+  EXPECT_EQ(t.true_lb(), twin->true_lb());
+  EXPECT_EQ(t.true_extent(), twin->true_extent());
+  // A buffer holding every byte the layout touches, with room below for
+  // negative displacements.
+  const std::ptrdiff_t below = std::max<std::ptrdiff_t>(0, -t.true_lb());
+  const std::size_t span = static_cast<std::size_t>(
+      below + t.true_lb() + t.true_extent() + static_cast<std::ptrdiff_t>(count - 1) * t.extent() + 64);
+  std::vector<char> src(span), dst(span, 0), dst_twin(span, 0);
+  for (std::size_t i = 0; i < span; ++i) src[i] = static_cast<char>(i * 131 + 7);
+  const char* base = src.data() + below;
+  const std::vector<char> want = naive_pack(base, count, *twin);
+  ASSERT_EQ(want.size(), count * t.size());
+  EXPECT_EQ(pack_all(base, count, t), want);
+  std::mt19937 rng(7);
+  const std::size_t total = want.size();
+  for (int k = 0; k < 40; ++k) {
+    std::size_t a = rng() % total, b = rng() % total;
+    if (a > b) std::swap(a, b);
+    if (a == b) ++b;
+    std::vector<char> part(b - a);
+    pack(base, count, t, a, part.data(), part.size());
+    EXPECT_TRUE(std::equal(part.begin(), part.end(), want.begin() + static_cast<std::ptrdiff_t>(a)))
+        << "pack of [" << a << ", " << b << ")";
+    // Unpacked into both layouts, the same bytes land in the same places.
+    unpack(part.data(), part.size(), dst.data() + below, count, t, a);
+    unpack(part.data(), part.size(), dst_twin.data() + below, count, *twin, a);
+    EXPECT_EQ(address_of(const_cast<char*>(base), count, t, a),
+              address_of(const_cast<char*>(base), count, *twin, a));
+  }
+  EXPECT_EQ(dst, dst_twin);
+  // Copies from the type into its twin, in pieces, put every byte where
+  // its twin keeps it.
+  std::vector<char> copied(span, 0);
+  for (std::size_t at = 0; at < total; at += 997)
+    copy_range(base, count, t, copied.data() + below, count, *twin, at, std::min(total, at + 997));
+  std::vector<char> expected(span, 0);
+  unpack(want.data(), total, expected.data() + below, count, *twin, 0);
+  EXPECT_EQ(copied, expected);
+}
+
+TEST(DatatypeRepeat, ManyPiecesKeepOnePeriod) {
+  auto four_ints = Datatype::contiguous(4, T(PURE_INT));
+  auto v = Datatype::vector(5000, 1, 3, *four_ints);
+  EXPECT_EQ(v->blocks().size(), 1u);
+  EXPECT_EQ(v->reps(), 5000u);
+  EXPECT_EQ(v->rep_stride(), 48);
+  EXPECT_EQ(v->size(), 5000u * 16);
+  EXPECT_EQ(v->true_extent(), 4999 * 48 + 16);
+  expect_same_as_twin(*v, 2);
+}
+
+TEST(DatatypeRepeat, NegativeStridesAndGappedPieces) {
+  auto down = Datatype::hvector(6000, 2, -40, T(PURE_INT));
+  EXPECT_GT(down->reps(), 1u);
+  EXPECT_EQ(down->true_lb(), -5999 * 40);
+  expect_same_as_twin(*down, 2);
+  // Pieces of a struct with a gap: the blocks that continue one another
+  // inside a piece merge, the period is what one piece is.
+  const std::int64_t ones[2] = {1, 1};
+  const std::ptrdiff_t at[2] = {0, 8};
+  const Datatype* parts[2] = {&T(PURE_INT), &T(PURE_DOUBLE)};
+  auto id = Datatype::create_struct(2, ones, at, parts);
+  auto gapped = Datatype::vector(3000, 2, 5, *id);
+  EXPECT_EQ(gapped->reps(), 3000u);
+  EXPECT_EQ(gapped->flattened().size(), 3000u * 3);
+  expect_same_as_twin(*gapped, 3);
+  auto runs = Datatype::contiguous(5000, *id);
+  EXPECT_EQ(runs->reps(), 5000u);
+  expect_same_as_twin(*runs, 2);
+}
+
+TEST(DatatypeRepeat, TypesBuiltOnARepeatedType) {
+  auto v = Datatype::hvector(5000, 1, 12, T(PURE_INT));
+  ASSERT_GT(v->reps(), 1u);
+  // Resized, a struct member, a vector of it (few pieces, then many).
+  auto r = Datatype::resized(*v, -8, v->extent() + 24);
+  EXPECT_EQ(r->reps(), v->reps());
+  expect_same_as_twin(*r, 3);
+  const std::int64_t ones[2] = {1, 1};
+  const std::ptrdiff_t at[2] = {0, v->extent() + 4};
+  const Datatype* parts[2] = {v.get(), &T(PURE_SHORT)};
+  auto s = Datatype::create_struct(2, ones, at, parts);
+  expect_same_as_twin(*s, 2);
+  auto few = Datatype::vector(3, 1, 2, *v);
+  expect_same_as_twin(*few, 1);
+  auto many = Datatype::contiguous(3, *r);
+  expect_same_as_twin(*many, 2);
+}
+
+TEST(DatatypeRepeat, PiecesThatContinueOneAnotherAreOneBlock) {
+  auto v = Datatype::vector(100000, 3, 3, T(PURE_INT));
+  EXPECT_TRUE(v->contiguous());
+  EXPECT_EQ(v->blocks(), B({{0, 1200000}}));
+  EXPECT_EQ(v->reps(), 1u);
+}
+
+// MPI's large-count case: a vector of 2^30 - 1 blocks of 16 bytes at a
+// stride of 48 is built at once and stays small; its bounds and sizes are
+// exact and a packed byte near its end has the right address.
+TEST(DatatypeRepeat, ABillionBlocksIsOnePeriod) {
+  auto four_ints = Datatype::contiguous(4, T(PURE_INT));
+  const std::int64_t n = INT32_MAX / 2;
+  auto v = Datatype::vector(n, 1, 3, *four_ints);
+  EXPECT_EQ(v->blocks().size(), 1u);
+  EXPECT_EQ(v->size(), static_cast<std::size_t>(n) * 16);
+  EXPECT_EQ(v->true_extent(), (n - 1) * 48 + 16);
+  EXPECT_EQ(v->extent(), (n - 1) * 48 + 16);
+  auto r = Datatype::resized(*v, INT32_MAX, -1024);
+  EXPECT_EQ(r->size(), v->size());
+  EXPECT_EQ(r->true_lb(), 0);
+  EXPECT_EQ(r->true_extent(), v->true_extent());
+  // Addresses only (nothing is read): byte 5 of block n-2.
+  char* const base = reinterpret_cast<char*>(std::uintptr_t{1} << 40);
+  const std::size_t offset = static_cast<std::size_t>(n - 2) * 16 + 5;
+  EXPECT_EQ(address_of(base, 1, *v, offset), base + (n - 2) * 48 + 5);
 }
 
 }  // namespace

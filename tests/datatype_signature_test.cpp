@@ -84,7 +84,7 @@ TEST(Signature, RepeatsStayCompact) {
   auto inner = int_and_chars(4);
   ASSERT_TRUE(inner->contiguous());
   auto big = Datatype::contiguous(std::int64_t{1} << 30, *inner);
-  EXPECT_EQ(big->blocks().size(), 1u);
+  EXPECT_EQ(big->flattened().size(), 1u);
   const Signature& s = big->signature();
   EXPECT_EQ(s.runs().size(), 1u);
   EXPECT_EQ(s.elements(), 5ull << 30);

@@ -586,6 +586,56 @@ TEST(DatatypeEmptyBlocks, ZeroLengthBlocksMoveNoBoundAndCarryNoData) {
   });
 }
 
+// A type whose size passes INT_MAX (a vector of 2^30 - 1 blocks of four
+// ints, every third one): built, committed, measured and freed at once,
+// whatever its count; the int queries say PURE_UNDEFINED where the value
+// does not fit, the large-count ones give it exactly (MPI 4.1 section
+// 5.1.5), also for a resized twin with a negative extent.
+TEST(DatatypeLargeCounts, ATypeOfMoreBytesThanAnIntHolds) {
+  on_ranks(1, [](int, int) {
+    const long long n = INT_MAX / 2;
+    PURE_Datatype four, big, odd;
+    EXPECT_PURE_OK(pure_type_contiguous(4, PURE_INT, &four));
+    EXPECT_PURE_OK(pure_type_vector(static_cast<int>(n), 1, 3, four, &big));
+    EXPECT_PURE_OK(pure_type_commit(&big));
+    EXPECT_PURE_OK(pure_type_create_resized(big, INT_MAX, -1024, &odd));
+    EXPECT_PURE_OK(pure_type_commit(&odd));
+    const long long bytes = 16 * n, true_extent = 48 * (n - 1) + 16;
+    for (PURE_Datatype t : {big, odd}) {
+      int size = 0;
+      EXPECT_PURE_OK(pure_type_size(t, &size));
+      EXPECT_EQ(size, PURE_UNDEFINED);
+      PURE_Count size_x = 0, lb = -1, extent = -1;
+      EXPECT_PURE_OK(pure_type_size_x(t, &size_x));
+      EXPECT_EQ(size_x, bytes);
+      EXPECT_PURE_OK(pure_type_get_true_extent_x(t, &lb, &extent));
+      EXPECT_EQ(lb, 0);
+      EXPECT_EQ(extent, true_extent);
+      // One whole element received: 4n basic elements (ints), more than an
+      // int counts (set_elements counts basic elements, as MPI defines it).
+      PURE_Status st;
+      EXPECT_PURE_OK(pure_status_set_elements_x(&st, t, 4 * n));
+      PURE_Count elements_x = 0;
+      int elements = 0, count = 0;
+      EXPECT_PURE_OK(pure_get_elements_x(&st, t, &elements_x));
+      EXPECT_PURE_OK(pure_get_elements(&st, t, &elements));
+      EXPECT_PURE_OK(pure_get_count(&st, t, &count));
+      EXPECT_EQ(elements_x, 4 * n);
+      EXPECT_EQ(elements, PURE_UNDEFINED);
+      EXPECT_EQ(count, 1);
+    }
+    PURE_Aint lb = 0, extent = 0;
+    EXPECT_PURE_OK(pure_type_get_extent(odd, &lb, &extent));
+    EXPECT_EQ(lb, INT_MAX);
+    EXPECT_EQ(extent, -1024);
+    EXPECT_PURE_OK(pure_type_get_extent(big, &lb, &extent));
+    EXPECT_EQ(extent, true_extent);
+    EXPECT_PURE_OK(pure_type_free(&odd));
+    EXPECT_PURE_OK(pure_type_free(&big));
+    EXPECT_PURE_OK(pure_type_free(&four));
+  });
+}
+
 // ---- external32 through the API ----
 
 TEST(DatatypeExternal32, PackAndUnpackAStructWithHoles) {

@@ -125,10 +125,10 @@ void MpiLayout::bytes_layout(std::size_t count, const Datatype& type) {
   std::vector<int> lengths;
   std::vector<MPI_Aint> displs;
   for (std::size_t e = 0; e < count; ++e)
-    for (const Block& b : type.blocks()) {
+    type.for_each_block([&](const Block& b) {
       lengths.push_back(int_count(b.length, "bytes"));
       displs.push_back(static_cast<MPI_Aint>(e) * type.extent() + b.offset);
-    }
+    });
   mpi_check(MPI_Type_create_hindexed(int_count(lengths.size(), "blocks"), lengths.data(),
                                      displs.data(), MPI_BYTE, &type_),
             "MPI_Type_create_hindexed");

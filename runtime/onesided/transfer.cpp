@@ -12,6 +12,7 @@ namespace {
 // so that elements can be addressed run by run.
 bool whole_items(const Datatype& type, std::size_t item) {
   if (type.contiguous()) return type.size() % item == 0;
+  // The runs repeat blocks() (Datatype::reps): one period tells.
   for (const Block& b : type.blocks())
     if (b.length % item != 0) return false;
   return true;
@@ -28,8 +29,8 @@ void for_each_run(void* base, std::size_t count, const Datatype& type, F&& f) {
   }
   const std::ptrdiff_t extent = type.extent();
   for (std::size_t e = 0; e < count; ++e)
-    for (const Block& b : type.blocks())
-      f(at + static_cast<std::ptrdiff_t>(e) * extent + b.offset, b.length);
+    type.for_each_block(
+        [&](const Block& b) { f(at + static_cast<std::ptrdiff_t>(e) * extent + b.offset, b.length); });
 }
 
 // Small accumulates keep their packed copies on the stack.

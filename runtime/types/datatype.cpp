@@ -41,14 +41,20 @@ class LayoutCursor {
     blocks_ = type.blocks().data();
     block_count_ = type.blocks().size();
     extent_ = type.extent();
-    const std::size_t element = offset / type.size();
-    const std::size_t within = offset % type.size();
+    reps_ = type.reps();
+    rep_stride_ = type.rep_stride();
     const auto& starts = type.block_starts();
+    const std::size_t period = starts.back();
+    const std::size_t element = offset / type.size();
+    std::size_t within = offset % type.size();
+    rep_ = within / period;
+    within %= period;
     block_ = static_cast<std::size_t>(
         std::upper_bound(starts.begin(), starts.end(), within) - starts.begin() - 1);
     const std::size_t into_block = within - starts[block_];
     element_ = shifted(address(base), as_signed(element) * extent_);
-    addr_ = shifted(element_, blocks_[block_].offset + as_signed(into_block));
+    period_ = shifted(element_, as_signed(rep_) * rep_stride_);
+    addr_ = shifted(period_, blocks_[block_].offset + as_signed(into_block));
     run_ = blocks_[block_].length - into_block;
   }
 
@@ -64,9 +70,15 @@ class LayoutCursor {
     if (run_ != 0) return;
     if (++block_ == block_count_) {
       block_ = 0;
-      element_ = shifted(element_, extent_);
+      if (++rep_ == reps_) {
+        rep_ = 0;
+        element_ = shifted(element_, extent_);
+        period_ = element_;
+      } else {
+        period_ = shifted(period_, rep_stride_);
+      }
     }
-    addr_ = shifted(element_, blocks_[block_].offset);
+    addr_ = shifted(period_, blocks_[block_].offset);
     run_ = blocks_[block_].length;
   }
 
@@ -76,7 +88,11 @@ class LayoutCursor {
   const Block* blocks_ = nullptr;
   std::size_t block_count_ = 0;
   std::size_t block_ = 0;
-  std::uintptr_t element_ = 0;
+  std::size_t reps_ = 1;
+  std::size_t rep_ = 0;
+  std::ptrdiff_t rep_stride_ = 0;
+  std::uintptr_t element_ = 0;  // the element's start
+  std::uintptr_t period_ = 0;   // the current repetition's start
   std::ptrdiff_t extent_ = 0;
 };
 
@@ -89,6 +105,26 @@ void transfer(LayoutCursor& from, LayoutCursor& to, std::size_t n) {
     from.advance(chunk);
     to.advance(chunk);
   }
+}
+
+// A type of `count` pieces of `blocklength` copies of `old` keeps one piece
+// repeated (Datatype::reps) rather than every block, once the blocks would
+// number more than this: below it, blocks that continue one another across
+// pieces merge, as they always did; above it, a type's memory no longer
+// grows with its count (a vector of 2^30 blocks is one block and a count).
+constexpr std::uint64_t kRepeatAbove = 4096;
+
+bool repeat_pays(std::int64_t count, std::int64_t blocklength, const Datatype& old) {
+  if (count <= 1 || old.size() == 0) return false;
+  std::uint64_t per_piece = 1;
+  if (!old.contiguous() &&
+      __builtin_mul_overflow(static_cast<std::uint64_t>(blocklength),
+                             static_cast<std::uint64_t>(old.blocks().size()) * old.reps(),
+                             &per_piece))
+    return true;
+  std::uint64_t all;
+  return __builtin_mul_overflow(per_piece, static_cast<std::uint64_t>(count), &all) ||
+         all > kRepeatAbove;
 }
 
 // Written as a division so a huge count cannot overflow count * size.
@@ -167,7 +203,33 @@ class Datatype::Builder {
     }
     for (std::size_t c = 0; c < copies; ++c) {
       const std::ptrdiff_t at = displacement + as_signed(c) * ext;
-      for (const Block& b : t.blocks_) append(at + b.offset, b.length);
+      t.for_each_block([&](const Block& b) { append(at + b.offset, b.length); });
+    }
+  }
+
+  // Everything added so far, repeated `count` times, copy k displaced by
+  // k * stride bytes: kept as one period of blocks (Datatype::reps), or one
+  // longer block where the copies continue one another. The last call.
+  void repeat(std::size_t count, std::ptrdiff_t stride) {
+    if (count <= 1) return;
+    const std::ptrdiff_t span = checked_mul(as_signed(count - 1), stride, "type extent");
+    const std::ptrdiff_t down = std::min<std::ptrdiff_t>(0, span);
+    const std::ptrdiff_t up = std::max<std::ptrdiff_t>(0, span);
+    // The copies' bounds and markers: the lowest and the highest of them.
+    if (has_explicit_lb_) explicit_lb_value_ = checked_add(explicit_lb_value_, down, "lower bound");
+    if (has_natural_lb_) natural_lb_ = checked_add(natural_lb_, down, "lower bound");
+    if (has_explicit_ub_) explicit_ub_value_ = checked_add(explicit_ub_value_, up, "upper bound");
+    if (has_natural_ub_) natural_ub_ = checked_add(natural_ub_, up, "upper bound");
+    auto& blocks = type_->blocks_;
+    if (blocks.empty()) return;
+    const SignatureRef period = signature_.finish();
+    signature_ = Signature::Builder();
+    signature_.add(period, count);
+    if (blocks.size() == 1 && stride == as_signed(blocks.front().length)) {
+      blocks.front().length *= count;
+    } else {
+      type_->reps_ = count;
+      type_->rep_stride_ = stride;
     }
   }
 
@@ -228,14 +290,15 @@ Datatype::Datatype() = default;
 Datatype::~Datatype() = default;
 
 void Datatype::finalize() {
-  size_ = 0;
+  std::size_t period = 0;
   block_starts_.clear();
   block_starts_.reserve(blocks_.size() + 1);
   for (const Block& b : blocks_) {
-    block_starts_.push_back(size_);
-    size_ += b.length;
+    block_starts_.push_back(period);
+    period += b.length;
   }
-  block_starts_.push_back(size_);
+  block_starts_.push_back(period);
+  size_ = period * reps_;
   if (blocks_.empty()) {
     true_lb_ = true_ub_ = 0;
   } else {
@@ -245,8 +308,18 @@ void Datatype::finalize() {
       true_lb_ = std::min(true_lb_, b.offset);
       true_ub_ = std::max(true_ub_, b.offset + as_signed(b.length));
     }
+    const std::ptrdiff_t span = as_signed(reps_ - 1) * rep_stride_;
+    true_lb_ += std::min<std::ptrdiff_t>(0, span);
+    true_ub_ += std::max<std::ptrdiff_t>(0, span);
   }
-  contiguous_ = size_ == 0 || (blocks_.size() == 1 && as_signed(size_) == extent());
+  contiguous_ =
+      size_ == 0 || (blocks_.size() == 1 && reps_ == 1 && as_signed(size_) == extent());
+}
+
+std::vector<Block> Datatype::flattened() const {
+  std::vector<Block> all;
+  for_each_block([&](const Block& b) { all.push_back(b); });
+  return all;
 }
 
 const Datatype* Datatype::predefined(int index) {
@@ -395,7 +468,12 @@ const Datatype* Datatype::predefined(int index) {
 
 std::unique_ptr<Datatype> Datatype::contiguous(std::int64_t count, const Datatype& old) {
   Builder b;
-  b.add(0, static_cast<std::size_t>(count), old);
+  if (repeat_pays(count, 1, old)) {
+    b.add(0, 1, old);
+    b.repeat(static_cast<std::size_t>(count), old.extent());
+  } else {
+    b.add(0, static_cast<std::size_t>(count), old);
+  }
   return b.finish(false);
 }
 
@@ -408,6 +486,11 @@ std::unique_ptr<Datatype> Datatype::hvector(std::int64_t count, std::int64_t blo
                                             std::ptrdiff_t stride_bytes, const Datatype& old) {
   Builder b;
   if (count > 0) checked_mul(count - 1, stride_bytes, "hvector stride");
+  if (repeat_pays(count, blocklength, old)) {
+    b.add(0, static_cast<std::size_t>(blocklength), old);
+    b.repeat(static_cast<std::size_t>(count), stride_bytes);
+    return b.finish(false);
+  }
   for (std::int64_t i = 0; i < count; ++i) {
     b.add(i * stride_bytes, static_cast<std::size_t>(blocklength), old);
   }
@@ -482,6 +565,8 @@ std::unique_ptr<Datatype> Datatype::dup(const Datatype& old) {
   std::unique_ptr<Datatype> d(new Datatype());
   d->blocks_ = old.blocks_;
   d->block_starts_ = old.block_starts_;
+  d->reps_ = old.reps_;
+  d->rep_stride_ = old.rep_stride_;
   d->size_ = old.size_;
   d->lb_ = old.lb_;
   d->ub_ = old.ub_;

@@ -120,8 +120,25 @@ class Datatype {
   // starting at buf + true_lb().
   bool contiguous() const { return contiguous_; }
   // The flattened type map of one element, in type-map order, with blocks
-  // that continue one another merged and empty blocks dropped.
+  // that continue one another merged and empty blocks dropped, is blocks()
+  // repeated reps() times, copy k displaced by k * rep_stride() bytes: a
+  // vector of a billion blocks keeps one period of them, not a billion
+  // (most types have reps() 1; the constructors decide, see kRepeatAbove).
   const std::vector<Block>& blocks() const { return blocks_; }
+  std::size_t reps() const { return reps_; }
+  std::ptrdiff_t rep_stride() const { return rep_stride_; }
+  // Calls f(block) for every block of one element's type map, in order,
+  // offsets relative to the element's start.
+  template <class F>
+  void for_each_block(F&& f) const {
+    for (std::size_t k = 0; k < reps_; ++k) {
+      const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(k) * rep_stride_;
+      for (const Block& b : blocks_) f(Block{at + b.offset, b.length});
+    }
+  }
+  // The whole type map as a list (for_each_block's blocks), for tests and
+  // small types.
+  std::vector<Block> flattened() const;
   // The single basic type all data consists of, or none.
   BaseType base() const { return base_; }
   // The basic elements in type-map order (signature.h).
@@ -145,8 +162,9 @@ class Datatype {
   const std::string& label() const { return label_; }
   void set_label(std::string label) { label_ = std::move(label); }
 
-  // Packed offset of blocks()[i] within one element; one extra entry holds
-  // size(). Lets a cursor find any packed byte with a binary search.
+  // Packed offset of blocks()[i] within one period (one repetition, above);
+  // one extra entry holds the period's bytes, size() / reps(). Lets a
+  // cursor find any packed byte with a division and a binary search.
   const std::vector<std::size_t>& block_starts() const { return block_starts_; }
 
  private:
@@ -158,6 +176,8 @@ class Datatype {
 
   std::vector<Block> blocks_;
   std::vector<std::size_t> block_starts_;
+  std::size_t reps_ = 1;
+  std::ptrdiff_t rep_stride_ = 0;
   std::size_t size_ = 0;
   std::ptrdiff_t lb_ = 0;
   std::ptrdiff_t ub_ = 0;
