@@ -247,12 +247,46 @@ void active_messages() {
   pure_sym_free(lock);
 }
 
+// `pgas_check huge`: 2^31 + 24 bytes, over MPI's int count, put by
+// pure_putmem from PE 0 into the last PE's part of the heap (another
+// process), then read back by pure_getmem; every byte checked at the
+// target and at the origin. The heap must hold it (PURE_SYM_HEAP).
+void huge() {
+  constexpr std::size_t kBytes = (std::size_t{1} << 31) + 24;
+  auto byte = [](std::size_t i) {
+    return static_cast<unsigned char>((i * 131 + (i >> 20) * 7) & 0xFF);
+  };
+  auto* heap = static_cast<unsigned char*>(pure_sym_malloc(kBytes));
+  CHECK(heap != nullptr, "a heap of %zu bytes (PURE_SYM_HEAP)", kBytes);
+  const int last = g_size - 1;
+  if (g_rank == 0) {
+    std::vector<unsigned char> data(kBytes);
+    for (std::size_t i = 0; i < kBytes; ++i) data[i] = byte(i);
+    pure_putmem(heap, data.data(), kBytes, last);
+    std::memset(data.data(), 0, kBytes);
+    pure_getmem(data.data(), heap, kBytes, last);
+    for (std::size_t i = 0; i < kBytes; ++i)
+      CHECK(data[i] == byte(i), "byte %zu got back is %d", i, data[i]);
+  }
+  pure_barrier_all();
+  if (g_rank == last)
+    for (std::size_t i = 0; i < kBytes; ++i)
+      CHECK(heap[i] == byte(i), "byte %zu at the target is %d", i, heap[i]);
+  pure_barrier_all();
+  pure_sym_free(heap);
+}
+
 }  // namespace
 
 extern "C" int pure_main(int argc, char** argv) {
   CHECK(pure_init(&argc, &argv) == PURE_SUCCESS, "init");
   g_rank = pure_my_pe();
   g_size = pure_n_pes();
+  if (argc > 1 && std::strcmp(argv[1], "huge") == 0) {
+    huge();
+    if (g_rank == 0) std::printf("pgas_check huge: ok\n");
+    return pure_finalize() == PURE_SUCCESS ? 0 : 1;
+  }
   put_get();
   atomics();
   ring();
