@@ -3,6 +3,8 @@
 #include <execinfo.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -25,6 +27,10 @@ int g_process = 0;
 // Only the first crash of the process reports; a second thread crashing
 // meanwhile waits for the process to end.
 std::atomic<bool> g_reporting{false};
+std::atomic<void (*)()> g_last_words{nullptr};
+// How long the crashing process waits for the child that writes its last
+// words.
+constexpr int kLastWordsMs = 5000;
 
 // The calling thread's, set by enter_thread: read in the handler (static
 // thread-local storage of the executable: async-signal-safe to read).
@@ -134,6 +140,30 @@ void handler(int signo, siginfo_t* info, void*) {
   heading.add("pure: backtrace:\n");
   heading.write_to(STDERR_FILENO);
   backtrace_symbols_fd(frames, depth, STDERR_FILENO);
+  if (void (*last_words)() = g_last_words.load(std::memory_order_acquire)) {
+    const pid_t child = fork();
+    if (child == 0) {
+      last_words();
+      _exit(0);
+    }
+    if (child > 0) {
+      int status = 0;
+      const timespec tick{0, 10 * 1000 * 1000};
+      int waited = 0;
+      while (waitpid(child, &status, WNOHANG) == 0) {
+        if (waited >= kLastWordsMs) {
+          kill(child, SIGKILL);
+          waitpid(child, &status, 0);
+          Line late;
+          late.add("pure: the trace and statistics were not written in time\n");
+          late.write_to(STDERR_FILENO);
+          break;
+        }
+        nanosleep(&tick, nullptr);
+        waited += 10;
+      }
+    }
+  }
   // The default action, with the signal's own status: the process ends here.
   signal(signo, SIG_DFL);
   raise(signo);
@@ -154,6 +184,10 @@ void install(int process) {
   action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&action.sa_mask);
   for (int s : kSignals) sigaction(s, &action, nullptr);
+}
+
+void set_last_words(void (*last_words)()) {
+  g_last_words.store(last_words, std::memory_order_release);
 }
 
 void enter_thread(int rank) {

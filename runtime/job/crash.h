@@ -31,4 +31,13 @@ void enter_thread(int rank);
 // Undoes enter_thread (the thread is about to end).
 void leave_thread();
 
+// What the process writes when a thread crashes, after the report: its
+// trace and statistics (job/observers.h), which are not async-signal-safe
+// to write. The handler runs `last_words` in a child it forks (a copy of
+// the process as it was, with only the crashing thread), and waits for it
+// at most a few seconds before ending the process with the signal: a
+// child stuck on a lock another thread held at the crash cannot hang the
+// job. Null (the default) writes nothing.
+void set_last_words(void (*last_words)());
+
 }  // namespace pure::crash

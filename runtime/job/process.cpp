@@ -237,6 +237,12 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
 
 int Process::run(const RankMain& entry, int argc, char** argv) {
   crash::install(proc_);
+  // A crash still leaves the trace and statistics asked for (crash.h: in a
+  // forked child, so whatever the crash broke cannot hang the job).
+  if (config_.stats || !config_.trace_path.empty())
+    crash::set_last_words([] {
+      if (Process* p = Process::running()) p->observe_end(true);
+    });
   running_.store(size(), std::memory_order_relaxed);
   // Relaxed: the rank threads are started below, which orders it before them.
   abort_.unsettled.store(size(), std::memory_order_relaxed);
@@ -257,6 +263,7 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
   scheduler_->stop_helpers();
   if (config_.stats && config_.stats_path.empty()) print_settings();
   stop_sampling();
+  crash::set_last_words(nullptr);
   observe_end(aborted());
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
