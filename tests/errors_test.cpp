@@ -424,6 +424,38 @@ TEST(Lifecycle, CallBeforeInitIsFatal) {
   EXPECT_TRUE(mentions(r.err, {": pure_send: called before pure_init"}));
 }
 
+// MPI-4 lets the info calls run before init and after finalize (section
+// 11.2.1): an object made before init is usable after it, and freed after
+// finalize.
+TEST(Lifecycle, InfoCallsBeforeInitAndAfterFinalize) {
+  const JobResult r = capture_stderr([] {
+    pure::Config c;
+    c.ranks = 3;
+    return pure::run(c, [](int argc, char** argv) {
+      PURE_Info info = PURE_INFO_NULL, copy = PURE_INFO_NULL;
+      char value[16] = {0};
+      int flag = 0, nkeys = 0;
+      if (pure_info_create(&info) != PURE_SUCCESS) return 20;
+      if (pure_info_set(info, "wanted", "yes") != PURE_SUCCESS) return 21;
+      if (pure_info_set(info, "drop", "me") != PURE_SUCCESS) return 22;
+      if (pure_info_delete(info, "drop") != PURE_SUCCESS) return 23;
+      if (pure_info_dup(info, &copy) != PURE_SUCCESS) return 24;
+      if (pure_info_get_nkeys(copy, &nkeys) != PURE_SUCCESS || nkeys != 1) return 25;
+      if (pure_init(&argc, &argv) != PURE_SUCCESS) return 26;
+      if (pure_info_get(info, "wanted", 15, value, &flag) != PURE_SUCCESS || !flag ||
+          std::string(value) != "yes")
+        return 27;
+      if (pure_finalize() != PURE_SUCCESS) return 28;
+      char key[PURE_MAX_INFO_KEY + 1];
+      if (pure_info_get_nthkey(copy, 0, key) != PURE_SUCCESS || std::string(key) != "wanted")
+        return 29;
+      if (pure_info_free(&copy) != PURE_SUCCESS || pure_info_free(&info) != PURE_SUCCESS) return 30;
+      return info == PURE_INFO_NULL && copy == PURE_INFO_NULL ? 0 : 31;
+    });
+  });
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 TEST(Lifecycle, CallAfterFinalizeIsFatal) {
   const JobResult r = capture_stderr([] {
     pure::Config c;

@@ -1001,7 +1001,9 @@ int pure_attr_put(PURE_Comm comm, int keyval, void* attribute_val);
 int pure_attr_get(PURE_Comm comm, int keyval, void* attribute_val, int* flag);
 int pure_attr_delete(PURE_Comm comm, int keyval);
 
-/* ---- info objects ---- */
+/* ---- info objects ----
+ * Each of these may also be called before pure_init and after pure_finalize
+ * (MPI-4). */
 int pure_info_create(PURE_Info* info);
 int pure_info_create_env(int argc, char* argv[], PURE_Info* info);
 int pure_info_set(PURE_Info info, const char* key, const char* value);

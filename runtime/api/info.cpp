@@ -39,7 +39,7 @@ int pure_info_create(PURE_Info* info) {
   return call("pure_info_create", [&](Call& c) {
     if (!info) fail(PURE_ERR_ARG, "null info pointer");
     *info = c.rank.handles().infos.add(Info{});
-  });
+  }, false);
 }
 
 // MPI-4: a new info object like PURE_INFO_ENV, callable before init. The
@@ -76,7 +76,7 @@ int pure_info_set(PURE_Info info, const char* key, const char* value) {
       fail(PURE_ERR_INFO_VALUE, "the value for key \"%s\" is longer than PURE_MAX_INFO_VAL (%d)",
            k.c_str(), PURE_MAX_INFO_VAL);
     i.set(k, std::string(value, n));
-  });
+  }, false);
 }
 
 int pure_info_delete(PURE_Info info, const char* key) {
@@ -85,7 +85,7 @@ int pure_info_delete(PURE_Info info, const char* key) {
     if (info == PURE_INFO_ENV) fail(PURE_ERR_INFO, "PURE_INFO_ENV cannot be changed");
     const std::string k = key_arg(key);
     if (!i.erase(k)) fail(PURE_ERR_INFO_NOKEY, "no key \"%s\" to delete", k.c_str());
-  });
+  }, false);
 }
 
 int pure_info_get(PURE_Info info, const char* key, int valuelen, char* value, int* flag) {
@@ -97,7 +97,7 @@ int pure_info_get(PURE_Info info, const char* key, int valuelen, char* value, in
     const std::string* v = i.find(k);
     *flag = v != nullptr;
     if (v) copy_out(*v, static_cast<std::size_t>(valuelen), value);
-  });
+  }, false);
 }
 
 int pure_info_get_valuelen(PURE_Info info, const char* key, int* valuelen, int* flag) {
@@ -108,7 +108,7 @@ int pure_info_get_valuelen(PURE_Info info, const char* key, int* valuelen, int* 
     const std::string* v = i.find(k);
     *flag = v != nullptr;
     if (v) *valuelen = static_cast<int>(v->size());
-  });
+  }, false);
 }
 
 int pure_info_get_string(PURE_Info info, const char* key, int* buflen, char* value, int* flag) {
@@ -123,7 +123,7 @@ int pure_info_get_string(PURE_Info info, const char* key, int* buflen, char* val
     if (!v) return;
     if (*buflen > 0) copy_out(*v, static_cast<std::size_t>(*buflen - 1), value);
     *buflen = static_cast<int>(v->size()) + 1;
-  });
+  }, false);
 }
 
 int pure_info_get_nkeys(PURE_Info info, int* nkeys) {
@@ -131,7 +131,7 @@ int pure_info_get_nkeys(PURE_Info info, int* nkeys) {
     const Info& i = info_object(c, info);
     if (!nkeys) fail(PURE_ERR_ARG, "null nkeys pointer");
     *nkeys = i.size();
-  });
+  }, false);
 }
 
 int pure_info_get_nthkey(PURE_Info info, int n, char* key) {
@@ -141,7 +141,7 @@ int pure_info_get_nthkey(PURE_Info info, int n, char* key) {
     if (n < 0 || n >= i.size())
       fail(PURE_ERR_ARG, "invalid key index %d (the info object has %d keys)", n, i.size());
     copy_out(i.entries()[static_cast<std::size_t>(n)].first, PURE_MAX_INFO_KEY, key);
-  });
+  }, false);
 }
 
 int pure_info_dup(PURE_Info info, PURE_Info* newinfo) {
@@ -149,7 +149,7 @@ int pure_info_dup(PURE_Info info, PURE_Info* newinfo) {
     Info copy = info_object(c, info);
     if (!newinfo) fail(PURE_ERR_ARG, "null newinfo pointer");
     *newinfo = c.rank.handles().infos.add(std::move(copy));
-  });
+  }, false);
 }
 
 int pure_info_free(PURE_Info* info) {
@@ -159,7 +159,7 @@ int pure_info_free(PURE_Info* info) {
     if (*info == PURE_INFO_ENV) fail(PURE_ERR_INFO, "PURE_INFO_ENV cannot be freed");
     c.rank.handles().infos.remove(*info);
     *info = PURE_INFO_NULL;
-  });
+  }, false);
 }
 
 }  // extern "C"
