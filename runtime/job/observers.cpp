@@ -209,7 +209,7 @@ void Observers::write_trace(const std::string& path, const std::vector<std::stri
     std::fprintf(stderr, "pure: trace written to %s\n", path.c_str());
 }
 
-void Observers::write_stats(const std::vector<std::string>& parts) const {
+void Observers::write_stats(const std::vector<std::string>& parts, int only_process) const {
   json ranks = json::array();
   long long helper_threads = 0, helper_chunks = 0;
   for (const std::string& p : parts) {
@@ -247,15 +247,20 @@ void Observers::write_stats(const std::vector<std::string>& parts) const {
     most_blocked.push_back({{"rank", (*by_blocked[i])["rank"]}, {"blocked_s", (*by_blocked[i])["blocked_s"]}});
 
   if (!config_.stats_path.empty()) {
-    std::ofstream out(config_.stats_path, std::ios::trunc);
-    out << json{{"ranks", ranks},
+    // A process's own part goes next to the file, named by its number (as
+    // the trace's), and says whose it is.
+    const std::string path = only_process >= 0
+                                 ? config_.stats_path + "." + std::to_string(only_process)
+                                 : config_.stats_path;
+    json doc = {{"ranks", ranks},
                 {"helpers", {{"threads", helper_threads}, {"stolen_chunks", helper_chunks}}},
                 {"totals", totals},
-                {"most_blocked", most_blocked}}
-               .dump(2)
-        << "\n";
+                {"most_blocked", most_blocked}};
+    if (only_process >= 0) doc["only_process"] = only_process;
+    std::ofstream out(path, std::ios::trunc);
+    out << doc.dump(2) << "\n";
     out.close();
-    if (!out) std::fprintf(stderr, "pure: could not write the statistics to %s\n", config_.stats_path.c_str());
+    if (!out) std::fprintf(stderr, "pure: could not write the statistics to %s\n", path.c_str());
     return;
   }
   auto u = [](const json& v) { return static_cast<unsigned long long>(v.get<std::uint64_t>()); };
@@ -275,10 +280,15 @@ void Observers::write_stats(const std::vector<std::string>& parts) const {
                  u(r["received_from_other_processes"]["messages"]),
                  u(r["received_from_other_processes"]["bytes"]), r["blocked_s"].get<double>(),
                  u(r["collectives"]), u(r["tasks"]), u(r["own_chunks"]), u(r["stolen_chunks"]));
+  char whose[96] = "total";
+  if (only_process >= 0)
+    std::snprintf(whose, sizeof whose,
+                  "total of process %d alone (the job aborted before the processes could gather)",
+                  only_process);
   std::fprintf(stderr,
-               "pure: stats: total: %llu messages (%llu bytes) sent, %llu (%llu bytes) received, "
+               "pure: stats: %s: %llu messages (%llu bytes) sent, %llu (%llu bytes) received, "
                "%.3f s blocked, %llu collective calls, %llu own and %llu stolen chunks\n",
-               u(totals["messages_sent"]), u(totals["bytes_sent"]), u(totals["messages_received"]),
+               whose, u(totals["messages_sent"]), u(totals["bytes_sent"]), u(totals["messages_received"]),
                u(totals["bytes_received"]), totals["blocked_s"].get<double>(),
                u(totals["collectives"]), u(totals["own_chunks"]), u(totals["stolen_chunks"]));
   std::string most;
@@ -319,7 +329,7 @@ void Observers::finish(bool aborting, const std::vector<PURE_Task_stats>& tasks,
       const std::vector<std::string> parts = cluster_->gather_to_first(part);
       if (proc_ == 0) write_stats(parts);
     } else {
-      write_stats({part});
+      write_stats({part}, cluster_ ? proc_ : -1);
     }
   }
 }

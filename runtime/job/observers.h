@@ -62,7 +62,9 @@ class Observers {
   // This process's statistics as JSON: {"ranks": [...], "helpers": {...}}.
   std::string stats_part(const std::vector<PURE_Task_stats>& tasks, PURE_Task_stats helpers) const;
   void write_trace(const std::string& path, const std::vector<std::string>& parts) const;
-  void write_stats(const std::vector<std::string>& parts) const;
+  // `only_process` >= 0: the parts are that process's alone (an abort
+  // across processes cannot gather), and the output says so.
+  void write_stats(const std::vector<std::string>& parts, int only_process = -1) const;
 
   const Config& config_;
   const std::vector<int> world_of_;

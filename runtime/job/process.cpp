@@ -419,7 +419,12 @@ void Process::watchdog() {
       const std::string report = in_program_names(deadlock_report());
       std::fprintf(stderr, "%s\n", report.c_str());
       std::fflush(stderr);
-      vote->settle(2.0);  // every process prints its ranks before any ends the job
+      // This process's trace and statistics now, while its ranks stay
+      // blocked: abort would write them too, but the first process's
+      // MPI_Abort may end this one before it gets there.
+      stop_sampling();
+      observe_end(true);
+      vote->settle(5.0);  // every process reports and writes before any ends the job
       abort(PURE_ERR_OTHER, "pure: deadlock across processes: ending the job");
       lock.lock();
     }
