@@ -199,6 +199,33 @@ TEST_P(Partitioned, ReceiverMatchesWhileItBlocksElsewhere) {
   });
 }
 
+// A receiver that only polls pure_parrived after its sender's init came
+// late (after a barrier the receiver started its round before): the polls
+// themselves must match the sender's channel.
+TEST_P(Partitioned, PollingAloneMatchesALateSender) {
+  expect_clean_run(n(), [](int me, int size) {
+    const int right = right_of(me, size), left = left_of(me, size);
+    std::vector<int> out(64), in(64, -1);
+    for (int i = 0; i < 64; ++i) out[static_cast<std::size_t>(i)] = value_of(me, 2, i);
+    PURE_Request recv, send;
+    EXPECT_PURE_OK(pure_precv_init(in.data(), 4, 16, PURE_INT, left, 8, W, PURE_INFO_NULL, &recv));
+    EXPECT_PURE_OK(pure_start(&recv));
+    EXPECT_PURE_OK(pure_barrier(W));
+    EXPECT_PURE_OK(pure_psend_init(out.data(), 2, 32, PURE_INT, right, 8, W, PURE_INFO_NULL, &send));
+    EXPECT_PURE_OK(pure_start(&send));
+    EXPECT_PURE_OK(pure_pready_range(0, 1, send));
+    for (int p = 0; p < 4; ++p) {
+      int flag = 0;
+      while (!flag) EXPECT_PURE_OK(pure_parrived(recv, p, &flag));
+    }
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(in[static_cast<std::size_t>(i)], value_of(left, 2, i));
+    EXPECT_PURE_OK(pure_wait(&recv, PURE_STATUS_IGNORE));
+    EXPECT_PURE_OK(pure_wait(&send, PURE_STATUS_IGNORE));
+    EXPECT_PURE_OK(pure_request_free(&send));
+    EXPECT_PURE_OK(pure_request_free(&recv));
+  });
+}
+
 // PURE_PROC_NULL on both sides: every round completes at once, the
 // receive's status names PURE_PROC_NULL; marking twice is still an error.
 TEST(PartitionedEdges, ProcNull) {

@@ -160,6 +160,9 @@ int pure_parrived(PURE_Request request, int partition, int* flag) {
       *flag = 1;
       return;
     }
+    // The sender's channel comes as a message: a loop of polls must also
+    // move this rank's incoming messages on, or it would never match.
+    if (!recv.matched()) c.rank.progress(true);
     *flag = recv.arrived(partition) ? 1 : 0;
     // A caller polling this in a loop lets the rest move on meanwhile.
     if (!*flag) c.rank.poll_missed();

@@ -140,6 +140,9 @@ class PartitionedRecv final : public Operation {
 
   // pure_parrived of partition j (in range; the request is running).
   bool arrived(int j);
+  // Whether the sender's channel came (the setup receive matched); until
+  // then only the rank's progress can match it.
+  bool matched() const { return proc_null_ || channel_ != nullptr; }
   int partitions() const { return args_.partitions; }
 
  private:
