@@ -42,6 +42,25 @@ int local_peer(Call& c, Comm& comm, int world, const char* side, int peer) {
   return world;
 }
 
+// The checks both inits make: the request pointer, the communicator, the
+// counts, the datatype, the buffer and the info.
+struct Side {
+  Comm& comm;
+  TypeRef type;
+  long long whole;  // elements in all partitions
+};
+Side init_args(Call& c, const void* buf, int partitions, PURE_Count count, PURE_Datatype datatype,
+               PURE_Comm comm, PURE_Info info, PURE_Request* request) {
+  if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
+  Comm& cm = comm_arg(c, comm);
+  c.errors = &cm;
+  const long long whole = whole_count(partitions, count);
+  TypeRef t = type_arg(c, datatype);
+  buffer_arg(buf, whole, *t.type);
+  info_arg(c, info, true);
+  return {cm, std::move(t), whole};
+}
+
 template <class Op>
 Op& partitioned_op(PURE_Request handle, const char* what) {
   if (handle == PURE_REQUEST_NULL) fail(PURE_ERR_REQUEST, "the request is PURE_REQUEST_NULL");
@@ -78,44 +97,32 @@ extern "C" {
 int pure_psend_init(const void* buf, int partitions, PURE_Count count, PURE_Datatype datatype,
                     int dest, int tag, PURE_Comm comm, PURE_Info info, PURE_Request* request) {
   return call("pure_psend_init", [&](Call& c) {
-    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
-    Comm& cm = comm_arg(c, comm);
-    c.errors = &cm;
-    const long long whole = whole_count(partitions, count);
-    TypeRef t = type_arg(c, datatype);
-    buffer_arg(buf, whole, *t.type);
-    info_arg(c, info, true);
-    const int world = local_peer(c, cm, dest_arg(cm, dest), "destination", dest);
+    Side s = init_args(c, buf, partitions, count, datatype, comm, info, request);
+    const int world = local_peer(c, s.comm, dest_arg(s.comm, dest), "destination", dest);
     send_tag_arg(c, tag);
     Rank& rank = c.rank;
-    *request = handle_of(partitioned_send(rank.p2p(), *cm.schedule_comm(), rank.waiter().parker(),
-                                          buf, static_cast<std::size_t>(whole), t, partitions,
-                                          world, tag, cm));
+    *request = handle_of(partitioned_send(rank.p2p(), *s.comm.schedule_comm(),
+                                          rank.waiter().parker(), buf,
+                                          static_cast<std::size_t>(s.whole), s.type, partitions,
+                                          world, tag, s.comm));
   });
 }
 
 int pure_precv_init(void* buf, int partitions, PURE_Count count, PURE_Datatype datatype,
                     int source, int tag, PURE_Comm comm, PURE_Info info, PURE_Request* request) {
   return call("pure_precv_init", [&](Call& c) {
-    if (!request) fail(PURE_ERR_REQUEST, "null request pointer");
-    Comm& cm = comm_arg(c, comm);
-    c.errors = &cm;
-    const long long whole = whole_count(partitions, count);
-    TypeRef t = type_arg(c, datatype);
-    buffer_arg(buf, whole, *t.type);
-    info_arg(c, info, true);
+    Side s = init_args(c, buf, partitions, count, datatype, comm, info, request);
     if (source == PURE_ANY_SOURCE)
       fail(PURE_ERR_RANK, "PURE_ANY_SOURCE: a partitioned receive names its source");
     if (tag == PURE_ANY_TAG) fail(PURE_ERR_TAG, "PURE_ANY_TAG: a partitioned receive names its tag");
-    const int world = local_peer(c, cm, source_arg(cm, source), "source", source);
+    const int world = local_peer(c, s.comm, source_arg(s.comm, source), "source", source);
     send_tag_arg(c, tag);
-    PartitionedRecv::Args a{buf,        static_cast<std::size_t>(whole),
-                            t,          partitions,
-                            static_cast<std::size_t>(count) * t.type->size(),
-                            source,     tag};
+    const std::size_t partition_bytes = static_cast<std::size_t>(count) * s.type.type->size();
+    PartitionedRecv::Args a{buf,        static_cast<std::size_t>(s.whole), s.type, partitions,
+                            partition_bytes, source,                         tag};
     Rank& rank = c.rank;
-    *request = handle_of(partitioned_recv(rank.p2p(), *cm.schedule_comm(), rank.waiter().parker(),
-                                          std::move(a), world, cm));
+    *request = handle_of(partitioned_recv(rank.p2p(), *s.comm.schedule_comm(),
+                                          rank.waiter().parker(), std::move(a), world, s.comm));
   });
 }
 
