@@ -148,6 +148,60 @@ void ElementOp::apply(void* target, const void* operand, void* fetched) const {
   kernel_(operand, target, 1);
 }
 
+namespace {
+
+// The run's loop for an op that is one atomic instruction on U; false when
+// the op is none of those (the caller goes element by element).
+template <class U>
+bool run_atomic(U* t, const unsigned char* operands, unsigned char* fetched, std::size_t n,
+                int op, bool integer, bool bitwise) {
+  auto operand = [&](std::size_t i) { return load_bits<U>(operands + i * sizeof(U)); };
+  auto keep = [&](std::size_t i, U old) {
+    if (fetched) std::memcpy(fetched + i * sizeof(U), &old, sizeof old);
+  };
+  if (op == op_replace && !fetched) {
+    for (std::size_t i = 0; i < n; ++i) __atomic_store_n(t + i, operand(i), __ATOMIC_RELEASE);
+  } else if (op == op_replace) {
+    for (std::size_t i = 0; i < n; ++i) keep(i, __atomic_exchange_n(t + i, operand(i), __ATOMIC_ACQ_REL));
+  } else if (integer && op == op_sum && !fetched) {
+    // The result unused: one locked add per element, no exchange.
+    for (std::size_t i = 0; i < n; ++i) __atomic_add_fetch(t + i, operand(i), __ATOMIC_ACQ_REL);
+  } else if (integer && op == op_sum) {
+    for (std::size_t i = 0; i < n; ++i) keep(i, __atomic_fetch_add(t + i, operand(i), __ATOMIC_ACQ_REL));
+  } else if (bitwise && op == op_band) {
+    for (std::size_t i = 0; i < n; ++i) keep(i, __atomic_fetch_and(t + i, operand(i), __ATOMIC_ACQ_REL));
+  } else if (bitwise && op == op_bor) {
+    for (std::size_t i = 0; i < n; ++i) keep(i, __atomic_fetch_or(t + i, operand(i), __ATOMIC_ACQ_REL));
+  } else if (bitwise && op == op_bxor) {
+    for (std::size_t i = 0; i < n; ++i) keep(i, __atomic_fetch_xor(t + i, operand(i), __ATOMIC_ACQ_REL));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void ElementOp::apply_run(void* target, const void* operands, void* fetched,
+                          std::size_t items) const {
+  auto* t = static_cast<unsigned char*>(target);
+  const auto* in = static_cast<const unsigned char*>(operands);
+  auto* out = static_cast<unsigned char*>(fetched);
+  if (in && op_ != op_no_op && lock_free(target, item_)) {
+    bool done = false;
+    switch (item_) {
+      case 1: done = run_atomic(reinterpret_cast<std::uint8_t*>(t), in, out, items, op_, integer_, bitwise_); break;
+      case 2: done = run_atomic(reinterpret_cast<std::uint16_t*>(t), in, out, items, op_, integer_, bitwise_); break;
+      case 4: done = run_atomic(reinterpret_cast<std::uint32_t*>(t), in, out, items, op_, integer_, bitwise_); break;
+      case 8: done = run_atomic(reinterpret_cast<std::uint64_t*>(t), in, out, items, op_, integer_, bitwise_); break;
+      default: break;
+    }
+    if (done) return;
+  }
+  for (std::size_t k = 0; k < items; ++k)
+    apply(t + k * item_, in ? in + k * item_ : nullptr, out ? out + k * item_ : nullptr);
+}
+
 std::mutex& ElementOp::lock_for(const void* element) { return stripe_of(element); }
 
 void ElementOp::combine(void* value, const void* operand) const {

@@ -44,6 +44,12 @@ class ElementOp {
   // change), atomically; the old value goes to `fetched` when it is not
   // null. `operand` may be null for MPI_NO_OP.
   void apply(void* target, const void* operand, void* fetched) const;
+  // apply on `items` consecutive elements from `target`, operands and old
+  // values dense from `operands` and `fetched` (either may be null as for
+  // apply): one dispatch for the run, then a loop of the same atomic
+  // instructions where the op has one (integer sum, the bitwise ops,
+  // replace) and the run is aligned; element by element otherwise.
+  void apply_run(void* target, const void* operands, void* fetched, std::size_t items) const;
 
   // The element compare-and-swap of MPI_Compare_and_swap: the old value to
   // `fetched`, and `value` stored when the old one equals `compare`.

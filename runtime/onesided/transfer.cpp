@@ -92,8 +92,8 @@ void accumulate(const ElementOp& op, const ConstLayout& origin, const Layout& ta
   if (whole_items(*target.type, item)) {
     std::size_t k = 0;
     for_each_run(target.base, target.count, *target.type, [&](char* run, std::size_t length) {
-      for (std::size_t off = 0; off < length; off += item, ++k)
-        op.apply(run + off, operand(k), old(k));
+      op.apply_run(run, operand(k), old(k), length / item);
+      k += length / item;
     });
   } else {
     // Elements split over runs (pair types with padding inside): gather
