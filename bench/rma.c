@@ -1,7 +1,11 @@
 /* One-sided benchmark: latency of a passive-target operation completed by a
  * flush, from rank 0 to rank 1's window, under MPI_Win_lock_all:
  *   put+flush and get+flush of 8 B and 64 KiB, fetch_and_op (MPI_SUM on a
- *   long) + flush.
+ *   long) + flush;
+ * and fence epochs, both ranks at once: a put of 100 ints to the other
+ * rank, a fence, a get of them back, a fence, an MPI_SUM accumulate of
+ * them, a fence -- the loop of contiguous puts, gets and accumulates a
+ * public MPI suite runs 10,000 times ("fence_put_get_acc", per iteration).
  *
  * One source, written against the MPI API, built twice: with an MPI library
  * (bench_rma_mpi; tools/bench.sh rma also builds it with MPICH's mpicc) and
@@ -33,6 +37,47 @@ static void die(const char* what) {
 }
 
 static unsigned char pattern(size_t i, int round) { return (unsigned char)(i * 31u + (unsigned)round); }
+
+enum { kFenceInts = 100 };
+
+/* Fence epochs of contiguous transfers between the two ranks (see the
+ * header), on a window of their own (kFenceInts ints, displacement unit an
+ * int). Checks every get and the last accumulate's sums. */
+static void fence_loop(int rank, int batches) {
+  const int peer = 1 - rank;
+  const MPI_Aint disp = 0;
+  int* at = NULL;
+  MPI_Win win;
+  MPI_Win_allocate((MPI_Aint)(kFenceInts * sizeof(int)), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                   &at, &win);
+  int out[kFenceInts], got[kFenceInts];
+  double best = 1e30;
+  for (int b = -1; b < batches; ++b) {
+    for (int i = 0; i < kFenceInts; ++i) out[i] = rank * 100000 + b * 1000 + i;
+    MPI_Win_fence(0, win);
+    const double t0 = MPI_Wtime();
+    for (int r = 0; r < kReps; ++r) {
+      MPI_Put(out, kFenceInts, MPI_INT, peer, disp, kFenceInts, MPI_INT, win);
+      MPI_Win_fence(0, win);
+      MPI_Get(got, kFenceInts, MPI_INT, peer, disp, kFenceInts, MPI_INT, win);
+      MPI_Win_fence(0, win);
+      if (got[r % kFenceInts] != out[r % kFenceInts]) die("fence loop: a get read the wrong value");
+      MPI_Accumulate(out, kFenceInts, MPI_INT, peer, disp, kFenceInts, MPI_INT, MPI_SUM, win);
+      MPI_Win_fence(0, win);
+    }
+    const double usec = (MPI_Wtime() - t0) * 1e6 / kReps;
+    if (b >= 0 && usec < best) best = usec;
+    /* The peer put its ints here, then added them once. */
+    for (int i = 0; i < kFenceInts; ++i)
+      if (at[i] != 2 * (peer * 100000 + b * 1000 + i)) die("fence loop: the accumulates' sums are wrong");
+  }
+  MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+  MPI_Win_free(&win);
+  if (rank == 0)
+    printf("{\"bench\":\"rma\",\"kind\":\"lat\",\"op\":\"fence_put_get_acc\",\"bytes\":%d,"
+           "\"usec\":%.4f}\n",
+           (int)(kFenceInts * sizeof(int)), best);
+}
 
 int main(int argc, char** argv) {
   int batches = 20;
@@ -120,6 +165,7 @@ int main(int argc, char** argv) {
       printf("{\"bench\":\"rma\",\"kind\":\"lat\",\"op\":\"%s\",\"bytes\":%d,\"usec\":%.4f}\n", op,
              n, best);
   }
+  fence_loop(rank, batches);
   fflush(stdout);
   free(local);
   free(check);

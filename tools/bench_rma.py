@@ -30,6 +30,10 @@ SCOPES = {"in process vs MPICH": ("pure", "mpich"),
           "across processes vs Open MPI": ("pure-procs", "mpi")}
 
 
+# bench/rma.c's operations, in the table's order.
+OPS = ("put", "get", "fetch_op", "fence_put_get_acc")
+
+
 def latencies(runs):
     """{(impl, round): {(op, bytes): usec}}"""
     by_run = {}
@@ -52,24 +56,26 @@ def report(ctx, runs, out):
     impls = [(impl, name) for impl, name in IMPLS if any(i == impl for i, _ in by_run)]
     rows = sorted({key for (impl, _), table in by_run.items() for key in table
                    if impl in dict(IMPLS)},
-                  key=lambda k: (k[1], ("put", "get", "fetch_op").index(k[0])))
+                  key=lambda k: (k[0] == OPS[-1], k[1], OPS.index(k[0])))
     best = {(impl, key): min(t[key] for (i, _), t in by_run.items() if i == impl and key in t)
             for impl, _ in impls for key in rows
             if any(i == impl and key in t for (i, _), t in by_run.items())}
     out("One-sided latency (bench/rma.c): rank 0's operation on rank 1's window, completed by a")
-    out("flush, under lock_all; us per operation, the best of %d round(s). Pure: purerun -n 2%s", len(rounds),
+    out("flush, under lock_all; the last row: both ranks' fence epochs of a put, a get and an")
+    out("accumulate of 100 ints (%s, us per iteration of the three).", OPS[-1])
+    out("The best of %d round(s), us. Pure: purerun -n 2%s", len(rounds),
         ctx.env_note("PURE_"))
     out("(threads of one process) and purerun -n 2 --ranks-per-proc 1 (over Open MPI). Open MPI:")
     out("%s, osc/ucx. MPICH: mpiexec.mpich -n 2. Load average (1, 5, 15 min) %s; %d cores.\n",
         ctx.ompi, ctx.load, ctx.cores)
-    header = "| %-9s | %7s |" + " %17s |" * len(impls) + " %14s | %16s |"
+    header = "| %-17s | %7s |" + " %17s |" * len(impls) + " %14s | %16s |"
     out(header, "operation", "bytes", *[name for _, name in impls], "MPICH / Pure", "Open MPI / Pure")
     for key in rows:
         cells = ["%17.4f" % best[impl, key] if (impl, key) in best else "%17s" % "-"
                  for impl, _ in impls]
         vs_mpich = both(best, ("mpich", key), ("pure", key))
         vs_ompi = both(best, ("mpi", key), ("pure-procs", key))
-        out("| %-9s | %7d |" + " %s |" * len(impls) + " %13s | %15s |", key[0], key[1], *cells,
+        out("| %-17s | %7d |" + " %s |" * len(impls) + " %13s | %15s |", key[0], key[1], *cells,
             "%.2fx" % vs_mpich if vs_mpich else "-", "%.2fx" % vs_ompi if vs_ompi else "-")
     out()
     pgas_table(by_run, rounds, best, out)
