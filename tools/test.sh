@@ -126,7 +126,7 @@ step "mpi.h is up to date" bash tools/gen-mpi-header.sh --check
 mpich_build() {
   cmake -S . -B build-mpich -G Ninja -DPURE_MPI=mpich -DPURE_BUILD_BENCH=OFF -DPURE_BUILD_APPS=OFF \
     -DPURE_BUILD_TRANSLATOR=OFF -DPURE_LTO=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-    cmake --build build-mpich -j2 --target multiproc_check multiproc_comms exit_codes rma_check pgas_check cxx_check
+    cmake --build build-mpich -j2 --target multiproc_check multiproc_comms exit_codes rma_check pgas_check cxx_check raii_throw
 }
 
 if [ "$tier" = quick ]; then

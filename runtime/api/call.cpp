@@ -1,6 +1,8 @@
 #include "api/call.h"
 
+#include <cstdio>
 #include <cstring>
+#include <exception>
 
 namespace pure::api {
 
@@ -53,6 +55,18 @@ int handle_error(Call& c, const Error& e) {
     int handle = c.window ? c.window->handle() : comm->handle();
     int code = e.code();
     user->fn(&handle, &code);
+    return e.code();
+  }
+  // A destructor run while an exception unwinds the rank (an RAII window
+  // freed on the way out of a throw): ending the job here would throw out
+  // of a noexcept destructor (std::terminate, SIGABRT, the exception's own
+  // message lost), and the exception is the cause. The error is reported
+  // and returned; the exception goes on, and ends the job naming itself if
+  // nothing catches it.
+  if (std::uncaught_exceptions() > 0) {
+    std::fprintf(stderr, "%s (while an exception unwinds this rank: the call returns it)\n",
+                 in_program_names(report(c.rank, c.name, with_class(e.code(), e.what()))).c_str());
+    std::fflush(stderr);
     return e.code();
   }
   fatal(c.rank, c.name, e.code(), e.what());

@@ -10,8 +10,10 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 
 namespace pure::crash {
 
@@ -28,6 +30,7 @@ int g_process = 0;
 // meanwhile waits for the process to end.
 std::atomic<bool> g_reporting{false};
 std::atomic<void (*)()> g_last_words{nullptr};
+std::atomic<int> g_ending{0};
 // How long the crashing process waits for the child that writes its last
 // words.
 constexpr int kLastWordsMs = 5000;
@@ -100,6 +103,47 @@ const char* describe(int signo) {
   }
 }
 
+// Runs the last words (set_last_words) in a forked child, waiting for it
+// at most kLastWordsMs.
+void write_last_words() {
+  void (*last_words)() = g_last_words.load(std::memory_order_acquire);
+  if (!last_words) return;
+  const pid_t child = fork();
+  if (child == 0) {
+    last_words();
+    _exit(0);
+  }
+  if (child < 0) return;
+  int status = 0;
+  const timespec tick{0, 10 * 1000 * 1000};
+  for (int waited = 0; waitpid(child, &status, WNOHANG) == 0; waited += 10) {
+    if (waited >= kLastWordsMs) {
+      kill(child, SIGKILL);
+      waitpid(child, &status, 0);
+      Line late;
+      late.add("pure: the trace and statistics were not written in time\n");
+      late.write_to(STDERR_FILENO);
+      return;
+    }
+    nanosleep(&tick, nullptr);
+  }
+}
+
+// std::terminate while the job ends (set_ending): an abort's unwinding left
+// a noexcept destructor (a rank waiting in MPI_Win_free from one, say). The
+// cause is reported already; the process ends with the abort's status.
+std::terminate_handler g_previous_terminate = nullptr;
+[[noreturn]] void on_terminate() {
+  if (const int code = g_ending.load(std::memory_order_acquire)) {
+    if (!g_reporting.exchange(true)) write_last_words();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    _exit(code);
+  }
+  if (g_previous_terminate) g_previous_terminate();
+  std::abort();
+}
+
 void handler(int signo, siginfo_t* info, void*) {
   if (g_reporting.exchange(true)) {
     // Another thread is reporting and will end the process.
@@ -140,30 +184,7 @@ void handler(int signo, siginfo_t* info, void*) {
   heading.add("pure: backtrace:\n");
   heading.write_to(STDERR_FILENO);
   backtrace_symbols_fd(frames, depth, STDERR_FILENO);
-  if (void (*last_words)() = g_last_words.load(std::memory_order_acquire)) {
-    const pid_t child = fork();
-    if (child == 0) {
-      last_words();
-      _exit(0);
-    }
-    if (child > 0) {
-      int status = 0;
-      const timespec tick{0, 10 * 1000 * 1000};
-      int waited = 0;
-      while (waitpid(child, &status, WNOHANG) == 0) {
-        if (waited >= kLastWordsMs) {
-          kill(child, SIGKILL);
-          waitpid(child, &status, 0);
-          Line late;
-          late.add("pure: the trace and statistics were not written in time\n");
-          late.write_to(STDERR_FILENO);
-          break;
-        }
-        nanosleep(&tick, nullptr);
-        waited += 10;
-      }
-    }
-  }
+  write_last_words();
   // The default action, with the signal's own status: the process ends here.
   signal(signo, SIG_DFL);
   raise(signo);
@@ -184,7 +205,10 @@ void install(int process) {
   action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&action.sa_mask);
   for (int s : kSignals) sigaction(s, &action, nullptr);
+  g_previous_terminate = std::set_terminate(on_terminate);
 }
+
+void set_ending(int code) { g_ending.store(code, std::memory_order_release); }
 
 void set_last_words(void (*last_words)()) {
   g_last_words.store(last_words, std::memory_order_release);

@@ -40,4 +40,10 @@ void leave_thread();
 // job. Null (the default) writes nothing.
 void set_last_words(void (*last_words)());
 
+// The job is ending with exit status `code`, its cause reported: a
+// std::terminate from now on is a rank that the abort unwound out of a
+// noexcept destructor, and the process ends with `code` (after its last
+// words) instead of libstdc++'s report, SIGABRT and 134.
+void set_ending(int code);
+
 }  // namespace pure::crash

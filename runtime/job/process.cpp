@@ -136,6 +136,7 @@ void Process::abort(int code, const std::string& message) {
     std::fprintf(stderr, "%s\n", abort_message_.c_str());
     std::fflush(stderr);
     abort_.code.store(code, std::memory_order_release);
+    crash::set_ending(code);
   }
   for (int i = 0; i < size_; ++i) peers_.parker(i).notify();
   // Across processes the whole job ends at once: MPI_Abort reaches every
@@ -237,6 +238,7 @@ void Process::rank_main(int index, const RankMain& entry, int argc, char** argv)
 
 int Process::run(const RankMain& entry, int argc, char** argv) {
   crash::install(proc_);
+  crash::set_ending(0);  // a job before this one in the process may have aborted
   // A crash still leaves the trace and statistics asked for (crash.h: in a
   // forked child, so whatever the crash broke cannot hang the job).
   if (config_.stats || !config_.trace_path.empty())
@@ -272,6 +274,7 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
   watchdog_cv_.notify_all();
   dog.join();
   globals_.reset();
+  crash::set_ending(0);  // every rank is back: a later terminate is the program's own
   // The first abort's code, else the first non-zero status a rank returned
   // after finalize.
   if (const int code = abort_code()) return code;
