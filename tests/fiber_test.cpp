@@ -1,6 +1,7 @@
 // Rank fibers (runtime/base/fiber.h): ranks that share cores take turns on
 // the hosts' kernel threads, each keeping its own thread-local state
 // wherever it runs.
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -42,7 +43,10 @@ class FiberJobs : public testing::TestWithParam<int> {};
 // Every rank checks its thread-locals (and errno) after each of many
 // switches, and records the kernel threads it ran on. With fibers ranks run
 // on the hosts' threads only (any of them: a rank moves to a core with
-// nothing to run); without, each rank on its own thread all along.
+// nothing to run); without, each rank on its own thread all along. What a
+// rank that moved sees of its thread: pthread_self() stays its own (it is
+// read through the thread pointer, which moves with the rank), while
+// gettid() names the kernel thread of the host running it now.
 void check_identity(int n, const pure::Config& config) {
   std::mutex mutex;
   std::vector<std::set<long>> ran_on(static_cast<size_t>(n));
@@ -51,6 +55,7 @@ void check_identity(int n, const pure::Config& config) {
       [&](int rank, int size) {
         t_rank = rank;
         t_name = "rank " + std::to_string(rank);
+        const pthread_t self = pthread_self();
         for (int round = 0; round < 200; ++round) {
           errno = rank + 1;
           EXPECT_PURE_OK(pure_barrier(PURE_COMM_WORLD));
@@ -67,6 +72,7 @@ void check_identity(int n, const pure::Config& config) {
           }
           EXPECT_EQ(t_rank, rank);
           EXPECT_EQ(t_name, "rank " + std::to_string(rank));
+          EXPECT_TRUE(pthread_equal(pthread_self(), self)) << "rank " << rank << ", round " << round;
           const long tid = kernel_thread();
           std::lock_guard<std::mutex> hold(mutex);
           ran_on[static_cast<size_t>(rank)].insert(tid);
