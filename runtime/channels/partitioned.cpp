@@ -36,6 +36,16 @@ void PartitionedChannel::copy(int i, std::uint64_t r, bool by_sender) {
   (by_sender ? receiver : sender)->notify();
 }
 
+bool PartitionedChannel::in_place(int i, std::uint64_t r, bool may_copy, bool by_sender) {
+  Partition& p = parts[static_cast<std::size_t>(i)];
+  if (p.copied.load(std::memory_order_acquire) == r) return true;
+  // Acquire: the sender's data before its ready store (release).
+  if (!may_copy || p.ready.load(std::memory_order_acquire) != r) return false;
+  copy(i, r, by_sender);
+  // Claimed by the other side, which may still be copying.
+  return p.copied.load(std::memory_order_acquire) == r;
+}
+
 // ---- sender ----
 
 PartitionedSend::PartitionedSend(Endpoint& p2p, std::shared_ptr<PartitionedChannel> channel,
@@ -104,16 +114,8 @@ bool PartitionedSend::advance(Request& r) {
            " (the two sides' buffers must hold the same bytes)";
     return true;
   }
-  while (done_ < partitions_) {
-    PartitionedChannel::Partition& p = channel_->parts[static_cast<std::size_t>(done_)];
-    if (p.copied.load(std::memory_order_acquire) != round_) {
-      if (!started || p.ready.load(std::memory_order_relaxed) != round_) return false;
-      channel_->copy(done_, round_, true);
-      // Claimed by the receiver, which may still be copying.
-      if (p.copied.load(std::memory_order_acquire) != round_) return false;
-    }
-    ++done_;
-  }
+  for (; done_ < partitions_; ++done_)
+    if (!channel_->in_place(done_, round_, started, true)) return false;
   return true;
 }
 
@@ -200,15 +202,8 @@ bool PartitionedRecv::advance(Request& r) {
            " (the two sides' buffers must hold the same bytes)";
     return true;
   }
-  while (done_ < ch.send_partitions) {
-    PartitionedChannel::Partition& p = ch.parts[static_cast<std::size_t>(done_)];
-    if (p.copied.load(std::memory_order_acquire) != round_) {
-      if (p.ready.load(std::memory_order_acquire) != round_) return false;
-      ch.copy(done_, round_, false);
-      if (p.copied.load(std::memory_order_acquire) != round_) return false;
-    }
-    ++done_;
-  }
+  for (; done_ < ch.send_partitions; ++done_)
+    if (!ch.in_place(done_, round_, true, false)) return false;
   r.status.pure_count = ch.bytes();
   return true;
 }
@@ -224,13 +219,8 @@ bool PartitionedRecv::arrived(int j) {
   if (pb == 0) return true;
   const std::size_t first = static_cast<std::size_t>(j) * pb / ch.send_partition_bytes;
   const std::size_t last = ((static_cast<std::size_t>(j) + 1) * pb - 1) / ch.send_partition_bytes;
-  for (std::size_t i = first; i <= last; ++i) {
-    PartitionedChannel::Partition& p = ch.parts[i];
-    if (p.copied.load(std::memory_order_acquire) == round_) continue;
-    if (p.ready.load(std::memory_order_acquire) != round_) return false;
-    ch.copy(static_cast<int>(i), round_, false);
-    if (p.copied.load(std::memory_order_acquire) != round_) return false;
-  }
+  for (std::size_t i = first; i <= last; ++i)
+    if (!ch.in_place(static_cast<int>(i), round_, true, false)) return false;
   return true;
 }
 

@@ -8,6 +8,13 @@
 // the receiver's receive takes it. So inits match in the order MPI gives
 // them: per source, tag and communicator, in the order they were called.
 //
+// Known limit: a receive freed before its sender's message came cancels
+// its posted receive, so that message stays unreceived, and a later
+// partitioned receive of the same source, tag and communicator takes it
+// (it then waits for a sender that is gone: a deadlock report, not wrong
+// data). Pairs freed without a start, then re-made on the same tag, meet
+// it; counting inits per source and tag on both sides would close it.
+//
 // Rounds. Every pure_start on either side begins that side's next round
 // (1, 2, ...); round r of the sender pairs with round r of the receiver.
 // The sender's buffer is read, and the receiver's written, only within a
@@ -84,6 +91,10 @@ struct PartitionedChannel {
   // Copies send partition i of round r if nobody has (the claim); wakes the
   // side that did not copy.
   void copy(int i, std::uint64_t r, bool by_sender);
+  // Whether send partition i of round r is in the receiver's buffer; when
+  // it is not but is marked ready, and `may_copy` (the receive of round r
+  // started), copies it first. Every wait and pure_parrived asks this.
+  bool in_place(int i, std::uint64_t r, bool may_copy, bool by_sender);
 };
 
 // The sender's request of a partitioned pair.
