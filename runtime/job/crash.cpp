@@ -29,6 +29,9 @@ int g_process = 0;
 // Only the first crash of the process reports; a second thread crashing
 // meanwhile waits for the process to end.
 std::atomic<bool> g_reporting{false};
+// Both set by the process's threads, read in a handler or terminate on
+// any thread: release on set pairs with acquire on read (what the last
+// words reach, the Process, was built before it was set).
 std::atomic<void (*)()> g_last_words{nullptr};
 std::atomic<int> g_ending{0};
 // How long the crashing process waits for the child that writes its last
