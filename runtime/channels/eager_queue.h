@@ -35,7 +35,10 @@ namespace pure {
 
 // What a slot holds: an eager payload, or a rendezvous announcement whose
 // payload is a pointer to the sender's descriptor.
-enum class SlotKind : std::uint32_t { eager = 0, rendezvous = 1 };
+// What a message carries: its data (eager), a rendezvous announcement, or
+// (remote: only in a Matcher's unexpected list) the announcement of a
+// payload waiting in MPI (net/outbox.h).
+enum class SlotKind : std::uint32_t { eager = 0, rendezvous = 1, remote = 2 };
 
 struct SlotHeader {
   std::atomic<std::uint64_t> seq;

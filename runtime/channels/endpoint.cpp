@@ -240,13 +240,16 @@ void Endpoint::progress(bool stuck) {
   if (stuck) drain_full_queues();
   if (matcher_.posted() == 1) {
     // One receive cannot be overtaken: the direct search is the same match.
-    if (match(matcher_.at(0))) retire_posted(0);
+    // One from a rank of another process needs none: its messages come only
+    // from the Remote, which gives posted receives theirs itself.
+    Request* r = matcher_.at(0);
+    if ((r->peer < 0 || peers_.here(r->peer)) && match(r)) retire_posted(0);
   } else if (!matcher_.idle()) {
     match_posted();
   }
   // After local matching: then no unexpected message matches a posted
   // receive, and pulled messages cannot overtake one (remote.h).
-  if (remote_ && !matcher_.idle()) remote_->progress();
+  if (remote_) remote_->progress();
   if (!running_.empty()) advance_running();
   for (std::size_t i = 0; i < unreturned_.size();) {
     Request* r = unreturned_[i];
@@ -300,10 +303,6 @@ bool Endpoint::cancel(Request* r) {
     return false;
   }
   if (r->kind == Request::Kind::send) return cancel_send(r);
-  if (r->state == Request::State::in_mpi) {
-    remote_->cancel(r);
-    return false;
-  }
   if (r->state != Request::State::posted || !matcher_.remove(r)) return false;
   complete_cancelled(r);
   return true;
@@ -362,7 +361,7 @@ void Endpoint::detach(Request* r) {
     if (r->complete())
       free_request(r);
     else if (r->state == Request::State::in_mpi)
-      detached_.push_back(r);  // in MPI: progress tests it
+      detached_.push_back(r);  // its payload in MPI: progress tests it
     return;  // still posted: retire_posted frees it when it matches
   }
   if (test(r))

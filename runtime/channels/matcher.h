@@ -1,7 +1,7 @@
 // Matcher: one rank's receive-side bookkeeping -- the receives it posted, in
 // posting order, and the unexpected messages: those taken out of full eager
-// queues (endpoint.cpp) or pulled out of MPI (net/remote_channel.cpp) before
-// any posted receive matched them. A plain data structure, owned by the
+// queues (endpoint.cpp) or read from other processes' batches
+// (net/remote_channel.cpp) before any posted receive matched them. A plain data structure, owned by the
 // rank's thread: no atomics, no waiting, testable on its own.
 //
 // MPI's matching rules, as they apply here:
@@ -21,6 +21,8 @@
 #include "channels/request.h"
 
 namespace pure {
+
+class Comm;
 
 // Who sent a message and how it is addressed.
 struct Envelope {
@@ -42,6 +44,9 @@ struct Unexpected {
   std::size_t bytes;
   std::unique_ptr<char[]> data;                // eager payload
   RendezvousDescriptor* descriptor = nullptr;  // rendezvous announcement
+  const Comm* comm = nullptr;                   // remote: the communicator,
+  int payload_from = -1;                       // the payload's MPI source
+  int payload_tag = 0;                         // and tag (net/outbox.h)
 };
 
 class Matcher {

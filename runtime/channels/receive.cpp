@@ -123,6 +123,10 @@ bool Endpoint::deliver_unexpected(Request* r, Unexpected& u) {
     deliver(r, u.envelope.source, u.envelope.tag, u.data.get(), u.bytes);
     return true;
   }
+  if (u.kind == SlotKind::remote) {
+    remote_->receive_announced(r, u);  // r completes when MPI has the payload in
+    return true;
+  }
   if (!rendezvous::claim(u.descriptor)) {
     rendezvous::discard(u.descriptor);
     return false;
@@ -200,7 +204,11 @@ void Endpoint::drain_full_queues() {
 void Endpoint::retire_posted(std::size_t i) {
   Request* r = matcher_.at(i);
   matcher_.retire(i);
-  if (r->detached) free_request(r);
+  if (!r->detached) return;
+  if (r->complete())
+    free_request(r);
+  else
+    detached_.push_back(r);  // its payload still in MPI: progress tests it
 }
 
 // Several posted receives. Matching walks the messages, not the receives:
@@ -301,16 +309,18 @@ void Endpoint::recv(void* buf, std::size_t count, const TypeRef& type, int sourc
   r.type.type = type.type;  // the caller's TypeRef outlives this call
   // Receives posted earlier get the first chance at every message.
   if (!matcher_.idle()) progress(false);
-  if (remote_ && remote_->direct(r)) {
-    // The unexpected list may hold an older message; else MPI matches it.
-    if (!match(&r)) remote_->recv_direct(&r, site);
-  } else if (!matcher_.idle() ||
+  if (!matcher_.idle() ||
              !(spins(&r) ? match_unexpected(&r) || spin_for_next(&r) : match(&r))) {
     matcher_.post(&r);
     PostedGuard guard{matcher_, &r};
     WaitSite where = site;
     where.remote = remote_ && remote_->may_match(r, comm);
     waiter_.wait_until([&] { return r.complete(); }, where);
+  } else if (!r.complete()) {
+    // Matched a message whose payload is still in MPI (in_mpi).
+    WaitSite where = site;
+    where.remote = true;
+    waiter_.wait_until([&] { return test(&r); }, where);
   }
   if (status) *status = r.status;
   if (r.error == PURE_ERR_TRUNCATE && r.message_bytes == 0)  // from MPI, whole size unknown
@@ -334,10 +344,6 @@ Request* Endpoint::irecv(void* buf, std::size_t count, const TypeRef& type, int 
   r->buf = buf;
   r->count = count;
   r->type = type;
-  if (remote_ && remote_->direct(*r)) {
-    if (!match(r)) remote_->post_direct(r);
-    return r;
-  }
   if (matcher_.idle() && match(r)) return r;
   matcher_.post(r);
   return r;
@@ -458,11 +464,18 @@ bool Endpoint::improbe(int source, const Comm& comm, int tag, PURE_Status* statu
 }
 
 void Endpoint::receive_matched(Request* r, Unexpected& message) {
-  if (message.kind == SlotKind::eager)
+  if (message.kind == SlotKind::eager) {
     deliver(r, message.envelope.source, message.envelope.tag, message.data.get(), message.bytes);
-  else  // claimed by the probe already
+  } else if (message.kind == SlotKind::remote) {
+    // Its payload was sent already: the wait is for MPI to bring it in.
+    remote_->receive_announced(r, message);
+    WaitSite site{"pure_mrecv", message.envelope.source, message.envelope.tag};
+    site.remote = true;
+    waiter_.wait_until([&] { return test(r); }, site);
+  } else {  // claimed by the probe already
     rendezvous::deliver(r, message.envelope.source, message.envelope.tag, message.descriptor,
                         waiter_, !shared_cores_);
+  }
 }
 
 }  // namespace pure

@@ -10,6 +10,7 @@
 #include <cstddef>
 
 #include "base/waiter.h"
+#include "channels/matcher.h"
 #include "channels/request.h"
 
 namespace pure {
@@ -27,32 +28,29 @@ class Remote {
   virtual Request* isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
                          const Comm& comm, int tag, SendMode mode) = 0;
 
-  // Receive `r` from one rank of another process, with one tag, into a
-  // contiguous buffer, that no receive posted before it may match: MPI can
-  // match it itself, on arrival (a "direct" receive).
-  virtual bool direct(const Request& r) const = 0;
-  // Hands a direct receive to MPI (state in_mpi).
-  virtual void post_direct(Request* r) = 0;
-  // A blocking direct receive: posts it and waits for it.
-  virtual void recv_direct(Request* r, const WaitSite& site) = 0;
-
-  // Advances an in_mpi request; whether it completed.
+  // Advances an in_mpi send or receive; whether it completed.
   virtual bool test(Request* r) = 0;
-  // Asks MPI to cancel an in_mpi send or receive; it completes either
-  // cancelled or normally.
+  // Asks to cancel an in_mpi send; it completes either cancelled or
+  // normally.
   virtual void cancel(Request* r) = 0;
+
+  // Receive `r` takes `message`, an unexpected message of kind
+  // SlotKind::remote (its payload still in MPI): r goes in_mpi.
+  virtual void receive_announced(Request* r, const Unexpected& message) = 0;
 
   // Whether receive (or probe) `r` on `comm` may be matched by a message
   // from another process.
   virtual bool may_match(const Request& r, const Comm& comm) const = 0;
-  // Pulls every message MPI holds for this rank on `comm` into the Matcher.
+  // Reads the next batch MPI holds for this rank on `comm`, if any, into
+  // the Matcher.
   virtual void pull(const Comm& comm) = 0;
-  // Pulls for the posted receives another process may match.
+  // Moves this rank's sends on, and pulls for the posted receives another
+  // process may match.
   virtual void progress() = 0;
-  // Operations in MPI, or posted receives another process may match: the
+  // Sends not yet done, or posted receives another process may match: the
   // wait loop then polls MPI instead of sleeping long.
   virtual bool in_flight() const = 0;
-  // Sends and direct receives still in MPI, for finalize's check.
+  // Non-blocking sends and in_mpi receives not yet done, for finalize's check.
   virtual std::size_t pending_sends() const = 0;
   virtual std::size_t pending_receives() const = 0;
 };

@@ -108,7 +108,6 @@ class Operation {
 //            room are complete at once; rendezvous ones are announced)
 //            in_mpi -> complete                     (to another process)
 //   receive: posted -> complete                     (matched, or cancelled)
-//            in_mpi -> complete                     (matched by MPI itself)
 //   operation: running -> complete                 (Operation::advance said so)
 //            persistent: inactive -> running -> complete -> inactive ...
 //
@@ -125,8 +124,8 @@ class Request : public pure_request_s {
     queued,     // send: waiting for room in the eager queue to its receiver
     announced,  // send by rendezvous: waiting for the receiver's release
     posted,     // receive: in the matcher's posted list
-    in_mpi,     // handed to MPI: a send to another process, or a receive
-                // MPI matches itself (net/remote_channel.cpp)
+    in_mpi,     // a send to another process, in MPI or in a batch
+                // (net/remote_channel.cpp)
     running,    // operation: started, not yet complete
     complete,
   };
@@ -136,6 +135,7 @@ class Request : public pure_request_s {
   bool rendezvous = false;    // send: goes through the descriptor below
   bool detached = false;      // freed by the user while active: freed at completion
   bool cancel_asked = false;  // in_mpi: MPI_Cancel was called on it
+  bool batched = false;       // in_mpi: a send waiting for its batch to leave (net/outbox.h)
   bool persistent = false;    // operation: made by a *_init call, restarted by MPI_Start
   bool collective = false;    // operation: a nonblocking or persistent collective
                               // (MPI forbids cancelling it or freeing it while active)
@@ -180,7 +180,7 @@ class Request : public pure_request_s {
   void reset() {
     kind = Kind::send;
     state = State::free;
-    rendezvous = detached = cancel_asked = persistent = collective = false;
+    rendezvous = detached = cancel_asked = batched = persistent = collective = false;
     packed.reset();
     op.reset();
     comm = nullptr;

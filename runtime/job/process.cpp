@@ -57,7 +57,7 @@ Process::Process(const Config& config, RankMap map, int proc, Cluster* cluster)
       map_(std::move(map)),
       proc_(proc),
       cluster_(cluster),
-      tag_ub_(cluster ? cluster->user_tag_ub() : INT_MAX),
+      tag_ub_(INT_MAX),
       size_(static_cast<int>(map_.ranks_of(proc).size())),
       // More ranks than cores in our cpuset means they must share cores;
       // across processes, the ranks of every process on this node count

@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "base/trace.h"
+#include "net/outbox.h"
 #include "pure/pure.h"
 
 namespace pure {
@@ -20,17 +21,6 @@ namespace pure {
 namespace {
 Cluster* g_cluster = nullptr;
 bool g_mpi_started = false;
-
-int bits_below(long long ub) {  // how many low bits every value 0..ub fits in
-  int bits = 0;
-  while (bits < 62 && (1LL << (bits + 1)) - 1 <= ub) ++bits;
-  return bits;
-}
-int bits_for(int values) {  // bits that number `values` distinct values
-  int bits = 0;
-  while ((1 << bits) < values) ++bits;
-  return bits;
-}
 
 // Start-up found a problem that every process stops for; `report`: this is
 // the one process that says what it is (in main_entry.cpp's format). It
@@ -132,21 +122,10 @@ Cluster& Cluster::start(const Config& config) {
   mpi_check(MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
   if (first != procs) fail_config(cluster->me_ == first, problem);
 
-  // Tag budget: the sender's slot and the schedule bit above the user's tag.
   void* attr = nullptr;
   int flag = 0;
   mpi_check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &attr, &flag), "MPI_Comm_get_attr");
-  const long long tag_ub = flag ? *static_cast<int*>(attr) : 32767;
-  cluster->mpi_tag_ub_ = static_cast<int>(tag_ub);
-  const int tag_bits = bits_below(tag_ub);
-  const int slot_bits = bits_for(cluster->map_.max_per_proc());
-  cluster->user_tag_bits_ = tag_bits - slot_bits - 1;
-  if (cluster->user_tag_bits_ < 15)
-    fail_config(cluster->me_ == 0, "the MPI library's MPI_TAG_UB (" + std::to_string(tag_ub) +
-                                       ") leaves too few tag bits for " +
-                                       std::to_string(cluster->map_.max_per_proc()) +
-                                       " ranks per process; use fewer ranks per process");
-  cluster->user_tag_ub_ = static_cast<int>((1LL << cluster->user_tag_bits_) - 1);
+  cluster->mpi_tag_ub_ = flag ? *static_cast<int*>(attr) : 32767;
 
   // Processes sharing a node take consecutive cores.
   MPI_Comm node = MPI_COMM_NULL;
@@ -236,7 +215,9 @@ void Cluster::finalize() {
   if (finalized_) return;
   finalized_ = true;
   stall_vote_.reset();
+  Outbox::finish_all();
   mpi_check(MPI_Finalize(), "MPI_Finalize", MpiFailure::report);
+  Outbox::release_after_finalize();
 }
 
 }  // namespace pure

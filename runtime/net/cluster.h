@@ -44,15 +44,8 @@ class Cluster {
   // (MPI_COMM_TYPE_SHARED groups the ranks of every process on a node).
   int node_first() const { return node_first_; }
 
-  // MPI tags of point-to-point messages between processes carry the
-  // sender's slot (its index among its process's members of the
-  // communicator) above one bit that marks the messages of collective
-  // schedules (a communicator's hidden twin, comm.h: kScheduleContextBit),
-  // above the user's tag: the user keeps the low bits.
-  int slot_shift() const { return user_tag_bits_ + 1; }
-  int schedule_tag_bit() const { return 1 << user_tag_bits_; }
-  int user_tag_ub() const { return user_tag_ub_; }
-  // MPI's own MPI_TAG_UB, for tags the runtime chooses itself.
+  // MPI's own MPI_TAG_UB, for tags the runtime chooses itself (a
+  // program's tags never reach MPI: they travel in records, net/outbox.h).
   int mpi_tag_ub() const { return mpi_tag_ub_; }
 
   // Lets MPI make progress on whatever it holds for this process (a
@@ -87,8 +80,6 @@ class Cluster {
   int node_offset_ = 0;
   int node_ranks_ = 0;
   int node_first_ = 0;
-  int user_tag_bits_ = 0;
-  int user_tag_ub_ = 0;
   int mpi_tag_ub_ = 0;
   std::int64_t clock_offset_ns_ = 0;
   std::unique_ptr<StallVote> stall_vote_;

@@ -30,11 +30,7 @@ class MpiCommDup final : public CommDup {
  public:
   explicit MpiCommDup(std::shared_ptr<CommNet> parent)
       : parent_(std::move(parent)), net_(std::make_shared<CommNet>()) {
-    net_->procs = parent_->procs;
-    net_->my_pos = parent_->my_pos;
-    net_->pos_of = parent_->pos_of;
-    net_->slot_of = parent_->slot_of;
-    net_->members_at = parent_->members_at;
+    net_->copy_layout(*parent_);
     parent_->dups.push_back(this);
   }
 
@@ -73,7 +69,7 @@ class MpiCommDup final : public CommDup {
   // The next MPI_Comm_idup: the collective communicator first, then each slot's.
   void start_next() {
     if (net_->coll == MPI_COMM_NULL) {
-      net_->p2p.assign(static_cast<std::size_t>(net_->slots()), MPI_COMM_NULL);
+      net_->p2p.assign(2 * static_cast<std::size_t>(net_->slots()), MPI_COMM_NULL);
       mpi_check(MPI_Comm_idup(parent_->p2p[0], &net_->coll, &request_), "MPI_Comm_idup");
       return;
     }

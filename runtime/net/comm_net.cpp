@@ -24,9 +24,25 @@ std::shared_ptr<CommNet> CommNet::layout(const std::vector<int>& members, const 
     net->slot_of[r] = static_cast<int>(net->members_at[static_cast<std::size_t>(pos)].size());
     net->members_at[static_cast<std::size_t>(pos)].push_back(static_cast<int>(r));
   }
+  net->allocate_boxes();
   auto me = std::find(net->procs.begin(), net->procs.end(), me_proc);
   net->my_pos = me == net->procs.end() ? -1 : static_cast<int>(me - net->procs.begin());
   return net;
+}
+
+void CommNet::copy_layout(const CommNet& other) {
+  procs = other.procs;
+  my_pos = other.my_pos;
+  pos_of = other.pos_of;
+  slot_of = other.slot_of;
+  members_at = other.members_at;
+  allocate_boxes();
+}
+
+void CommNet::allocate_boxes() {
+  outbox_at_.reset(new std::atomic<Outbox*>[pos_of.size()]());
+  const std::size_t slot_count = static_cast<std::size_t>(std::max(slots(), 1));
+  inboxes_.reset(new std::unique_ptr<Inbox>[slot_count]);
 }
 
 int CommNet::slots() const {
@@ -36,7 +52,7 @@ int CommNet::slots() const {
 }
 
 void CommNet::create_world() {
-  p2p.assign(static_cast<std::size_t>(slots()), MPI_COMM_NULL);
+  p2p.assign(2 * static_cast<std::size_t>(slots()), MPI_COMM_NULL);
   for (MPI_Comm& c : p2p)
     mpi_check(MPI_Comm_split(MPI_COMM_WORLD, 0, my_pos, &c), "MPI_Comm_split");
   mpi_check(MPI_Comm_split(MPI_COMM_WORLD, 0, my_pos, &coll), "MPI_Comm_split");
@@ -48,7 +64,7 @@ void CommNet::create_world() {
 void CommNet::adopt(MPI_Comm coll_comm) {
   coll = coll_comm;
   mpi_check(MPI_Comm_set_errhandler(coll, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-  p2p.assign(static_cast<std::size_t>(slots()), MPI_COMM_NULL);
+  p2p.assign(2 * static_cast<std::size_t>(slots()), MPI_COMM_NULL);
   for (MPI_Comm& c : p2p) mpi_check(MPI_Comm_dup(coll, &c), "MPI_Comm_dup");
 }
 
@@ -70,9 +86,27 @@ void CommNet::create_among(const CommNet& service, int tag) {
   adopt(made);
 }
 
+Outbox& CommNet::make_outbox(int to, const Cluster& cluster) {
+  std::lock_guard<std::mutex> hold(outbox_lock_);
+  std::atomic<Outbox*>& at = outbox_at_[static_cast<std::size_t>(to)];
+  if (Outbox* made = at.load(std::memory_order_relaxed)) return *made;
+  owned_.push_back(std::make_shared<Outbox>(
+      batches_to(to), payloads_to(to), pos_of[static_cast<std::size_t>(to)], cluster.mpi_tag_ub()));
+  at.store(owned_.back().get(), std::memory_order_release);
+  return *owned_.back();
+}
+
+Inbox& CommNet::make_inbox(std::unique_ptr<Inbox>& box, int me) {
+  box = std::make_unique<Inbox>(batches_to(me));
+  return *box;
+}
+
 CommNet::~CommNet() {
   Cluster* cluster = Cluster::current();
   if (!cluster || cluster->finalized()) return;
+  // Records still waiting leave before their MPI communicators go.
+  for (const std::shared_ptr<Outbox>& box : owned_) box->close();
+  for (int s = 0; s < slots(); ++s) inboxes_[static_cast<std::size_t>(s)].reset();
   // A destructor cannot throw: a failure is reported and the job goes on.
   for (MPI_Comm& c : p2p)
     if (c != MPI_COMM_NULL) mpi_check(MPI_Comm_free(&c), "MPI_Comm_free", MpiFailure::report);

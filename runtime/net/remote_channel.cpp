@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <memory>
@@ -17,6 +18,13 @@ static_assert(sizeof(MPI_Request) <= sizeof(Request::mpi_request),
 
 namespace {
 MPI_Request* mpi_request(Request* r) { return reinterpret_cast<MPI_Request*>(r->mpi_request); }
+// A batched send's outbox (in the MPI request's place) and batch (in
+// message_bytes, which a send has no other use for).
+Outbox*& box_of(Request* r) { return *reinterpret_cast<Outbox**>(r->mpi_request); }
+std::uint64_t& batch_of(Request* r) {
+  static_assert(sizeof(r->message_bytes) == sizeof(std::uint64_t), "a batch number fits");
+  return *reinterpret_cast<std::uint64_t*>(&r->message_bytes);
+}
 
 // `bytes` of data as an MPI count and datatype: MPI_BYTE while the count
 // fits an int; above that one element of a type of 1 MiB blocks and the
@@ -59,51 +67,73 @@ class Bytes {
   MPI_Datatype type_ = MPI_BYTE;
 };
 
-// The bytes a completed receive (or a matched probe) carries; any size.
-std::size_t received_bytes(const MPI_Status& st) {
-  MPI_Count n = 0;
-  mpi_check(MPI_Get_elements_x(&st, MPI_BYTE, &n), "MPI_Get_elements_x");
-  return static_cast<std::size_t>(n);
-}
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 // Members are named by their index in the layout of the communicator's MPI
 // side (Comm::net_index): their rank, but on an intercommunicator both
 // groups are laid out, the first then the second.
-// The MPI communicator on which member `member` receives.
-MPI_Comm inbox(const CommNet& net, int member) { return net.p2p[at(net.slot_of[at(member)])]; }
-// The MPI tag of a message from member `sender` (its index in the layout)
-// on `comm` (the header comment gives the layout).
-int wire_tag(const Cluster& cluster, const Comm& comm, const CommNet& net, int sender, int tag) {
-  const int schedule = (comm.context() & kScheduleContextBit) ? cluster.schedule_tag_bit() : 0;
-  return (net.slot_of[at(sender)] << cluster.slot_shift()) | schedule | tag;
+// The record of a message from this rank on `comm` (its size and payload
+// left to the outbox's caller).
+Outbox::Record record_of(const Comm& comm, int tag, std::size_t bytes) {
+  const CommNet& net = net_of(comm);
+  return Outbox::Record{net.slot_of[at(comm.net_rank())], tag, bytes, Outbox::kInline,
+                        (comm.context() & kScheduleContextBit) ? Outbox::kSchedule : 0u};
+}
+// The envelope of record `h` on `comm` from member `sender` (its index in
+// the layout): the communicator and its hidden twin share the MPI
+// communicators, and the record's flags say whose message it is.
+Envelope envelope_of(const Comm& comm, int sender, const Outbox::Record& h) {
+  const int context = (h.flags & Outbox::kSchedule) ? comm.context() | kScheduleContextBit
+                                                    : comm.context() & ~kScheduleContextBit;
+  return Envelope{comm.net_world(sender), comm.net_source(sender), context, h.tag};
+}
+bool batchable(const Datatype& t, std::size_t count, SendMode mode) {
+  return mode != SendMode::synchronous && count * t.size() <= Outbox::kRecordBytes;
 }
 }  // namespace
 
-void RemoteChannel::start_send(const void* buf, std::size_t count, const Datatype& t, int dest,
-                               const Comm& comm, int tag, SendMode mode, void* request,
-                               std::unique_ptr<char[]>* packed) {
+std::uint64_t RemoteChannel::add_record(Outbox& box, const void* buf, std::size_t count,
+                                        const Datatype& t, const Comm& comm, int tag, bool now) {
   const std::size_t bytes = count * t.size();
-  const CommNet& net = net_of(comm);
-  const int to = comm.net_index(dest);
+  return box.add(record_of(comm, tag, bytes), now, [&](char* to) {
+    if (t.contiguous())
+      std::memcpy(to, static_cast<const char*>(buf) + t.true_lb(), bytes);
+    else
+      pack(buf, count, t, 0, to, bytes);
+  });
+}
+
+void RemoteChannel::announce(Outbox& box, const void* buf, std::size_t count, const Datatype& t,
+                             const Comm& comm, int tag, SendMode mode, void* request,
+                             std::unique_ptr<char[]>* packed) {
+  const std::size_t bytes = count * t.size();
   const void* data = static_cast<const char*>(buf) + t.true_lb();
   if (!t.contiguous()) {
     packed->reset(new char[bytes ? bytes : 1]);
     pack(buf, count, t, 0, packed->get(), bytes);
     data = packed->get();
   }
-  const int mpi_tag = wire_tag(cluster_, comm, net, comm.net_rank(), tag);
-  MPI_Comm channel = inbox(net, to);
-  const int where = net.pos_of[at(to)];
   MPI_Request* req = static_cast<MPI_Request*>(request);
   const Bytes n(bytes);
-  if (mode == SendMode::synchronous)
-    mpi_check(MPI_Issend(data, n.count(), n.type(), where, mpi_tag, channel, req), "MPI_Issend");
-  else
-    mpi_check(MPI_Isend(data, n.count(), n.type(), where, mpi_tag, channel, req), "MPI_Isend");
+  box.announce(record_of(comm, tag, bytes), [&](MPI_Comm payloads, int where, int payload_tag) {
+    if (mode == SendMode::synchronous)
+      mpi_check(MPI_Issend(data, n.count(), n.type(), where, payload_tag, payloads, req),
+                "MPI_Issend");
+    else
+      mpi_check(MPI_Isend(data, n.count(), n.type(), where, payload_tag, payloads, req),
+                "MPI_Isend");
+  });
 }
 
 Request* RemoteChannel::isend(const void* buf, std::size_t count, const TypeRef& type, int dest,
                               const Comm& comm, int tag, SendMode mode) {
+  const Datatype& t = *type.type;
+  Outbox& box = net_of(comm).outbox(comm.net_index(dest), cluster_);
+  std::uint64_t batch = 0;
+  const bool inline_record = batchable(t, count, mode);
+  if (inline_record) {
+    batch = add_record(box, buf, count, t, comm, tag, false);
+    if (box.started() >= batch) return completed_send_request();
+  }
   Request* r = endpoint_.new_request();
   r->kind = Request::Kind::send;
   r->comm = &comm;
@@ -113,125 +143,87 @@ Request* RemoteChannel::isend(const void* buf, std::size_t count, const TypeRef&
   r->buf = const_cast<void*>(buf);
   r->count = count;
   r->type = type;
-  try {
-    start_send(buf, count, *type.type, dest, comm, tag, mode, mpi_request(r), &r->packed);
-  } catch (...) {
-    endpoint_.free_request(r);
-    throw;
+  if (inline_record) {
+    r->batched = true;
+    box_of(r) = &box;
+    batch_of(r) = batch;
+    if (std::none_of(waited_.begin(), waited_.end(),
+                     [&](const std::shared_ptr<Outbox>& b) { return b.get() == &box; }))
+      waited_.push_back(box.shared_from_this());
+    batched_.push_back(r);
+  } else {
+    try {
+      announce(box, buf, count, t, comm, tag, mode, mpi_request(r), &r->packed);
+    } catch (...) {
+      endpoint_.free_request(r);
+      throw;
+    }
   }
   r->state = Request::State::in_mpi;
   ++sends_;
   return r;
 }
 
+void RemoteChannel::advance_batches() {
+  for (const std::shared_ptr<Outbox>& box : waited_) box->flush();
+  std::size_t kept = 0;
+  for (Request* r : batched_) {
+    if (box_of(r)->started() >= batch_of(r)) {
+      r->state = Request::State::complete;
+      r->message_bytes = 0;
+      --sends_;
+    } else {
+      batched_[kept++] = r;
+    }
+  }
+  batched_.resize(kept);
+  if (batched_.empty()) waited_.clear();
+}
+
 bool RemoteChannel::test(Request* r) {
+  if (r->kind == Request::Kind::recv) return test_receive(r);
+  if (r->batched) {
+    advance_batches();
+    return r->state == Request::State::complete;
+  }
   int done = 0;
-  if (r->kind == Request::Kind::send) {
-    MPI_Status st;
-    mpi_check(MPI_Test(mpi_request(r), &done, &st), "MPI_Test");
-    if (!done) return false;
-    r->state = Request::State::complete;
-    r->packed.reset();
-    --sends_;
-    int cancelled = 0;
-    if (r->cancel_asked) mpi_check(MPI_Test_cancelled(&st, &cancelled), "MPI_Test_cancelled");
-    r->status.pure_cancelled = cancelled;
-    return true;
-  }
-  MPI_Status st;
-  const int rc = MPI_Test(mpi_request(r), &done, &st);
-  if (!done && rc == MPI_SUCCESS) return false;
-  --direct_receives_;
-  const std::size_t capacity = r->count * r->type.type->size();
-  const int source = r->comm->peer_rank_of(r->peer);
-  int error_class = rc;
-  if (rc != MPI_SUCCESS) mpi_check(MPI_Error_class(rc, &error_class), "MPI_Error_class");
-  if (error_class == MPI_ERR_TRUNCATE) {
-    // Only MPI knows the message's size, and it does not say: report the
-    // buffer full, and the error without the size (message_bytes 0).
-    complete_recv(r, source, r->tag, capacity, capacity);
-    r->error = r->status.MPI_ERROR = PURE_ERR_TRUNCATE;
-    r->message_bytes = 0;
-    return true;
-  }
-  mpi_check(rc, "MPI_Test");
-  int cancelled = 0;
-  if (r->cancel_asked) mpi_check(MPI_Test_cancelled(&st, &cancelled), "MPI_Test_cancelled");
-  if (cancelled) {
-    complete_cancelled(r);
-    return true;
-  }
-  complete_recv(r, source, r->tag, received_bytes(st), capacity);
+  mpi_check(MPI_Test(mpi_request(r), &done, MPI_STATUS_IGNORE), "MPI_Test");
+  if (!done) return false;
+  r->state = Request::State::complete;
+  r->packed.reset();
+  --sends_;
   return true;
 }
 
 void RemoteChannel::send(const void* buf, std::size_t count, const TypeRef& type, int dest,
                          const Comm& comm, int tag, SendMode mode, const WaitSite& site) {
+  WaitSite where = site;
+  where.remote = true;
+  const Datatype& t = *type.type;
+  Outbox& box = net_of(comm).outbox(comm.net_index(dest), cluster_);
+  if (batchable(t, count, mode)) {
+    // The buffer is free once copied in, and the batch leaves at once: a
+    // message sent is on its way however long the program then goes
+    // without calling MPI.
+    add_record(box, buf, count, t, comm, tag, true);
+    return;
+  }
   // A blocking send needs no Request: its MPI request lives here.
   MPI_Request req;
   std::unique_ptr<char[]> packed;
-  start_send(buf, count, *type.type, dest, comm, tag, mode, &req, &packed);
+  announce(box, buf, count, t, comm, tag, mode, &req, &packed);
   int done = 0;
   auto test = [&] {
     mpi_check(MPI_Test(&req, &done, MPI_STATUS_IGNORE), "MPI_Test");
     return done != 0;
   };
-  // A small message usually leaves at once: test before the wait loop.
-  if (!test()) {
-    WaitSite where = site;
-    where.remote = true;
-    endpoint_.waiter().wait_until(test, where);
-  }
+  if (!test()) endpoint_.waiter().wait_until(test, where);
 }
 
-// Direct receives. Why MPI's own matching keeps Pure's order here: no
-// posted receive -- all were posted earlier -- may match this one's
-// messages, and the caller first looked in the unexpected list, which holds
-// every message already pulled out of MPI (older than those still there).
-// Once the MPI_Irecv is posted, MPI hands it the sender's messages with
-// this tag in order, against every MPI_Irecv of this rank in posting order;
-// a matched probe for a later receive never sees them.
-bool RemoteChannel::direct(const Request& r) const {
-  if (r.peer < 0 || r.tag == PURE_ANY_TAG || !r.comm || !r.comm->spans_processes() ||
-      endpoint_.peers().here(r.peer) || !r.type.type->contiguous())
-    return false;
-  // r names one sender and one tag: an earlier receive that would match
-  // r's message is exactly one that matches (r.peer, r.context, r.tag).
-  Matcher& matcher = endpoint_.matcher();
-  return matcher.first_match(Envelope{r.peer, -1, r.context, r.tag}) == Matcher::kNone;
-}
-
-void RemoteChannel::post_direct(Request* r) {
-  const Comm& comm = *r->comm;
-  const CommNet& net = net_of(comm);
-  const int from = comm.net_index(r->peer);
-  const Datatype& t = *r->type.type;
-  const Bytes n(r->count * t.size());
-  mpi_check(MPI_Irecv(static_cast<char*>(r->buf) + t.true_lb(), n.count(), n.type(),
-                      net.pos_of[at(from)], wire_tag(cluster_, comm, net, from, r->tag),
-                      inbox(net, comm.net_rank()), mpi_request(r)),
-            "MPI_Irecv");
-  r->state = Request::State::in_mpi;
-  ++direct_receives_;
-}
-
-void RemoteChannel::recv_direct(Request* r, const WaitSite& site) {
-  post_direct(r);
-  // Not a tight loop of MPI_Test: back-to-back tests before the wait loop
-  // made the 8 B latency between processes worse (docs/perf-notes.md).
-  if (!test(r)) {
-    WaitSite where = site;
-    where.remote = true;
-    endpoint_.waiter().wait_until([&] { return test(r); }, where);
-  }
-}
-
-// MPI decides: the operation completes either cancelled or, if it matched
-// already, normally; test() tells which.
-void RemoteChannel::cancel(Request* r) {
-  r->cancel_asked = true;
-  mpi_check(MPI_Cancel(mpi_request(r)), "MPI_Cancel");
-}
+// A send to another process is never taken back: its record may have left
+// already, and a receiver that read an announcement waits for its payload.
+// It completes normally (MPI lets a cancel fail).
+void RemoteChannel::cancel(Request* r) { (void)r; }
 
 bool RemoteChannel::may_match(const Request& r, const Comm& comm) const {
   if (!comm.spans_processes()) return false;
@@ -239,7 +231,7 @@ bool RemoteChannel::may_match(const Request& r, const Comm& comm) const {
 }
 
 bool RemoteChannel::in_flight() const {
-  if (sends_ != 0 || direct_receives_ != 0) return true;
+  if (sends_ != 0 || !receiving_.empty()) return true;
   const Matcher& matcher = endpoint_.matcher();
   for (std::size_t i = 0; i < matcher.end(); ++i) {
     const Request* r = matcher.at(i);
@@ -248,63 +240,107 @@ bool RemoteChannel::in_flight() const {
   return false;
 }
 
-void RemoteChannel::pull(const Comm& comm) {
-  const CommNet& net = net_of(comm);
-  MPI_Comm channel = inbox(net, comm.net_rank());
-  const int shift = cluster_.slot_shift();
-  Matcher& matcher = endpoint_.matcher();
-  for (;;) {
-    int found = 0;
-    MPI_Message msg = MPI_MESSAGE_NULL;
-    MPI_Status st;
-    mpi_check(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, channel, &found, &msg, &st),
-              "MPI_Improbe");
-    if (!found) return;
-    const std::size_t bytes = received_bytes(st);
-    const Bytes n(bytes);
-    const auto& there = net.members_at[static_cast<std::size_t>(st.MPI_SOURCE)];
-    const int sender = there[static_cast<std::size_t>(st.MPI_TAG >> shift)];
-    // The communicator and its hidden twin share the MPI communicators: the
-    // schedule bit of the tag says whose message this is.
-    const int schedule_bit = cluster_.schedule_tag_bit();
-    const int context = (st.MPI_TAG & schedule_bit) ? comm.context() | kScheduleContextBit
-                                                    : comm.context() & ~kScheduleContextBit;
-    const Envelope e{comm.net_world(sender), comm.net_source(sender), context,
-                     st.MPI_TAG & (schedule_bit - 1)};
+// ---- receiving ----
 
-    const std::size_t i = matcher.first_match(e);
-    if (i != Matcher::kNone) {
-      Request* r = matcher.at(i);
-      const Datatype& t = *r->type.type;
-      const std::size_t capacity = r->count * t.size();
-      if (t.contiguous() && bytes <= capacity) {
-        mpi_check(MPI_Mrecv(static_cast<char*>(r->buf) + t.true_lb(), n.count(), n.type(), &msg,
-                            MPI_STATUS_IGNORE),
-                  "MPI_Mrecv");
-        complete_recv(r, e.source, e.tag, bytes, capacity);
-      } else {
-        // Scattered or truncated: through a copy, never past the buffer.
-        std::unique_ptr<char[]> data(new char[bytes ? bytes : 1]);
-        mpi_check(MPI_Mrecv(data.get(), n.count(), n.type(), &msg, MPI_STATUS_IGNORE),
-                  "MPI_Mrecv");
-        deliver(r, e.source, e.tag, data.get(), bytes);
-      }
-      endpoint_.retire_posted(i);
-      continue;
-    }
-    Unexpected u{e, SlotKind::eager, bytes, std::unique_ptr<char[]>(new char[bytes ? bytes : 1]),
-                 nullptr};
-    mpi_check(MPI_Mrecv(u.data.get(), n.count(), n.type(), &msg, MPI_STATUS_IGNORE), "MPI_Mrecv");
-    matcher.add_unexpected(std::move(u));
+void RemoteChannel::receive_announced(Request* r, const Unexpected& u) {
+  const Comm& comm = *u.comm;
+  const CommNet& net = net_of(comm);
+  const Datatype& t = *r->type.type;
+  const std::size_t capacity = r->count * t.size();
+  // Straight into the user's buffer when it is contiguous and the message
+  // fits; else through a copy, never past the buffer.
+  void* into = static_cast<char*>(r->buf) + t.true_lb();
+  if (!t.contiguous() || u.bytes > capacity) {
+    r->packed.reset(new char[u.bytes ? u.bytes : 1]);
+    into = r->packed.get();
   }
+  const Bytes n(u.bytes);
+  mpi_check(MPI_Irecv(into, n.count(), n.type(), u.payload_from, u.payload_tag,
+                      net.payloads_to(comm.net_rank()), mpi_request(r)),
+            "MPI_Irecv");
+  r->state = Request::State::in_mpi;
+  r->message_bytes = u.bytes;
+  // Kept for the completion (complete_recv writes the status then).
+  r->status.MPI_SOURCE = u.envelope.source;
+  r->status.MPI_TAG = u.envelope.tag;
+  receiving_.push_back(r);
+}
+
+bool RemoteChannel::test_receive(Request* r) {
+  int done = 0;
+  mpi_check(MPI_Test(mpi_request(r), &done, MPI_STATUS_IGNORE), "MPI_Test");
+  if (!done) return false;
+  receiving_.erase(std::find(receiving_.begin(), receiving_.end(), r));
+  const int source = r->status.MPI_SOURCE, tag = r->status.MPI_TAG;
+  const std::size_t bytes = r->message_bytes;
+  if (r->packed) {
+    deliver(r, source, tag, r->packed.get(), bytes);
+    r->packed.reset();
+  } else {
+    complete_recv(r, source, tag, bytes, r->count * r->type.type->size());
+  }
+  return true;
+}
+
+void RemoteChannel::take(const Comm& comm, const Envelope& e, const Outbox::Record& h, int from,
+                         const char* data) {
+  Matcher& matcher = endpoint_.matcher();
+  const std::size_t i = matcher.first_match(e);
+  if (h.payload != Outbox::kInline) {
+    Unexpected u{e, SlotKind::remote, h.bytes, nullptr, nullptr};
+    u.comm = &comm;
+    u.payload_from = from;
+    u.payload_tag = h.payload;
+    if (i == Matcher::kNone) {
+      matcher.add_unexpected(std::move(u));
+      return;
+    }
+    receive_announced(matcher.at(i), u);
+    endpoint_.retire_posted(i);
+    return;
+  }
+  if (i == Matcher::kNone) {
+    Unexpected u{e, SlotKind::eager, h.bytes,
+                 std::unique_ptr<char[]>(new char[h.bytes ? h.bytes : 1]), nullptr};
+    std::memcpy(u.data.get(), data, h.bytes);
+    matcher.add_unexpected(std::move(u));
+    return;
+  }
+  deliver(matcher.at(i), e.source, e.tag, data, h.bytes);
+  endpoint_.retire_posted(i);
+}
+
+void RemoteChannel::pull(const Comm& comm) {
+  CommNet& net = net_of(comm);
+  Inbox& inbox = net.inbox(comm.net_rank());
+  inbox.repost();
+  // One batch per look: the rank acts on what it read before looking again.
+  std::size_t bytes = 0;
+  int from = 0;
+  const char* batch = inbox.next(&bytes, &from);
+  if (!batch) return;
+  // The records of one batch, in the order they went in.
+  const auto& there = net.members_at[at(from)];
+  for (std::size_t pos = 0; pos < bytes;) {
+    Outbox::Record h;
+    std::memcpy(&h, batch + pos, sizeof h);
+    const char* payload = batch + pos + sizeof h;
+    pos += sizeof h + (h.payload == Outbox::kInline ? Outbox::padded(h.bytes) : 0);
+    take(comm, envelope_of(comm, there[at(h.slot)], h), h, from, payload);
+  }
+  inbox.done();
 }
 
 void RemoteChannel::progress() {
+  if (!batched_.empty()) advance_batches();
+  for (std::size_t i = 0; i < receiving_.size();)
+    if (!test_receive(receiving_[i])) ++i;  // a completed one left the list
+  const Matcher& matcher = endpoint_.matcher();
+  if (matcher.idle()) return;
   // The communicators of posted receives that another process may match,
   // each once (pulling may retire receives, so collect first).
   const Comm* comms[8];
   std::size_t n = 0;
-  const Matcher& matcher = endpoint_.matcher();
   for (std::size_t i = 0; i < matcher.end() && n < 8; ++i) {
     const Request* r = matcher.at(i);
     if (!r || !may_match(*r, *r->comm)) continue;
