@@ -52,3 +52,6 @@ void run_requests();
 // Mode `datatypes` (datatypes_check.cpp): derived types, PURE_BOTTOM, basic
 // elements, large counts and external32 between processes.
 void run_datatypes();
+// Mode `batches` (batches_check.cpp): storms of batched, announced and
+// synchronous messages between processes, received every way MPI allows.
+void run_batches();

@@ -5,12 +5,14 @@
 // the check and the values and ends the job with exit code 1. On success
 // rank 0 prints "multiproc_check MODE: ok (N ranks, P processes)".
 //
-//   multiproc_check p2p | coll | comm | tasks | stress | requests | datatypes | huge | tagoverflow
+//   multiproc_check p2p | coll | comm | tasks | stress | requests | datatypes | batches | huge |
+//                   tagoverflow
 //
-// The modes coll, requests and datatypes are in files of their own.
+// The modes coll, requests, datatypes and batches are in files of their own.
 #include <pure/pure.h>
 
 #include <algorithm>
+#include <climits>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -211,13 +213,12 @@ void p2p_probe_truncate() {
   OK(pure_type_free(&every_other));
 }
 
-// Receives that MPI matches itself (a known rank of another process, one
-// tag, nothing earlier posted that may match: Endpoint::direct_remote) mixed
-// with receives Pure matches, posted in between; MPI's rule decides who
-// gets what: each message goes to the earliest posted receive it matches.
-// `before` sends the messages before the receives are posted (they wait in
-// MPI), else after.
-void p2p_direct_mixed(bool before) {
+// Receives naming one rank of another process and one tag mixed with
+// wildcard receives posted in between; MPI's rule decides who gets what:
+// each message goes to the earliest posted receive it matches. `before`
+// sends the messages before the receives are posted (they wait unread),
+// else after.
+void p2p_named_mixed(bool before) {
   const int to = (g_rank + 1) % g_size, from = (g_rank + g_size - 1) % g_size;
   const int kTags[4] = {71, 70, 70, 71};
   std::vector<std::vector<unsigned char>> out;
@@ -233,7 +234,7 @@ void p2p_direct_mixed(bool before) {
   }
   std::vector<std::vector<unsigned char>> in(4, std::vector<unsigned char>(48));
   PURE_Request r[4];
-  OK(pure_irecv(in[0].data(), 48, PURE_BYTE, from, 70, PURE_COMM_WORLD, &r[0]));  // direct
+  OK(pure_irecv(in[0].data(), 48, PURE_BYTE, from, 70, PURE_COMM_WORLD, &r[0]));
   OK(pure_irecv(in[1].data(), 48, PURE_BYTE, from, PURE_ANY_TAG, PURE_COMM_WORLD, &r[1]));
   OK(pure_irecv(in[2].data(), 48, PURE_BYTE, PURE_ANY_SOURCE, 70, PURE_COMM_WORLD, &r[2]));
   OK(pure_irecv(in[3].data(), 48, PURE_BYTE, from, 71, PURE_COMM_WORLD, &r[3]));
@@ -245,17 +246,17 @@ void p2p_direct_mixed(bool before) {
   const int want[4] = {1, 0, 2, 3};
   for (int i = 0; i < 4; ++i) {
     CHECK(st[i].MPI_SOURCE == from && st[i].MPI_TAG == kTags[want[i]],
-          "direct mixed (%s): receive %d got source %d tag %d", before ? "before" : "after", i,
+          "named mixed (%s): receive %d got source %d tag %d", before ? "before" : "after", i,
           st[i].MPI_SOURCE, st[i].MPI_TAG);
     check_message(in[static_cast<std::size_t>(i)].data(), from, g_rank, 40 + want[i], 48,
-                  "direct mixed");
+                  "named mixed");
   }
   OK(pure_barrier(PURE_COMM_WORLD));
 }
 
-// Cancelling and freeing receives that may sit in MPI, and truncation on a
-// non-blocking one.
-void p2p_direct_cancel_free() {
+// Cancelling and freeing receives from another process, and truncation on
+// a non-blocking one.
+void p2p_cancel_free() {
   const int to = (g_rank + 1) % g_size, from = (g_rank + g_size - 1) % g_size;
   std::vector<unsigned char> in(64, 0);
   // A cancelled receive takes nothing: the message goes to the next one.
@@ -310,9 +311,9 @@ void run_p2p() {
   OK(pure_barrier(PURE_COMM_WORLD));
   p2p_probe_truncate();
   OK(pure_barrier(PURE_COMM_WORLD));
-  p2p_direct_mixed(false);
-  p2p_direct_mixed(true);
-  p2p_direct_cancel_free();
+  p2p_named_mixed(false);
+  p2p_named_mixed(true);
+  p2p_cancel_free();
 }
 
 // ---------------------------------------------------------------- stress
@@ -591,13 +592,18 @@ extern "C" int pure_main(int argc, char** argv) {
   else if (mode == "huge") run_huge();
   else if (mode == "requests") run_requests();
   else if (mode == "datatypes") run_datatypes();
+  else if (mode == "batches") run_batches();
   else if (mode == "fibersplit") run_fibersplit();
   else if (mode == "tagoverflow") {
     int* ub = nullptr;
     int flag = 0;
     OK(pure_comm_get_attr(PURE_COMM_WORLD, PURE_TAG_UB, &ub, &flag));
     int x = 0;
-    if (g_rank == g_size - 1) pure_send(&x, 1, PURE_INT, 0, *ub + 1, PURE_COMM_WORLD);
+    // Tags travel in Pure's own records, so PURE_TAG_UB is INT_MAX and
+    // no int is above it: a negative tag other than PURE_ANY_TAG is the
+    // one out of range then.
+    const int bad = *ub == INT_MAX ? -7 : *ub + 1;
+    if (g_rank == g_size - 1) pure_send(&x, 1, PURE_INT, 0, bad, PURE_COMM_WORLD);
     else if (g_rank == 0) pure_recv(&x, 1, PURE_INT, g_size - 1, 0, PURE_COMM_WORLD, PURE_STATUS_IGNORE);
   } else {
     std::fprintf(stderr, "multiproc_check: unknown mode '%s'\n", mode.c_str());
