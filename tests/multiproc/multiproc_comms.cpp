@@ -317,7 +317,8 @@ void check_members(PURE_Comm comm, const std::vector<int>& members, const char* 
 // The node is a level: MPI_COMM_TYPE_SHARED groups the ranks of every
 // process on it (these tests' processes share one node), and a shared
 // window on that communicator spans the processes: each rank stores into
-// its part, and loads every other rank's through pure_win_shared_query.
+// its part, and loads every other rank's through pure_win_shared_query,
+// under lock_all and then between fences with puts.
 void check_node() {
   PURE_Comm node;
   OK(pure_comm_split_type(PURE_COMM_WORLD, PURE_COMM_TYPE_SHARED, g_rank, PURE_INFO_NULL, &node));
@@ -346,6 +347,24 @@ void check_node() {
           static_cast<std::ptrdiff_t>(bytes), unit, base ? base[0] : -1, base ? base[1] : -1);
   }
   OK(pure_win_unlock_all(win));
+  // Fence epochs: each rank puts into its right neighbour's part and
+  // stores into its own; after the fence every rank loads both.
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  OK(pure_win_fence(0, win));
+  const long long mine = 5000 + rank;
+  OK(pure_put(&mine, 1, PURE_LONG_LONG, right, 1, 1, PURE_LONG_LONG, win));
+  part[0] = 7000 + rank;
+  OK(pure_win_fence(0, win));
+  CHECK(part[0] == 7000 + rank && part[1] == 5000 + left,
+        "node window after a fence: %lld %lld, not %d %d", part[0], part[1], 7000 + rank,
+        5000 + left);
+  long long* theirs = nullptr;
+  PURE_Aint bytes = 0;
+  int unit = 0;
+  OK(pure_win_shared_query(win, right, &bytes, &unit, &theirs));
+  CHECK(theirs[0] == 7000 + right && theirs[1] == 5000 + rank,
+        "node window: rank %d's part after a fence: %lld %lld", right, theirs[0], theirs[1]);
+  OK(pure_win_fence(0, win));
   OK(pure_barrier(node));
   OK(pure_win_free(&win));
   OK(pure_comm_free(&node));
