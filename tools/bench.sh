@@ -36,7 +36,9 @@ suites:
                               the p2p benchmark between two processes: Pure with one
                               rank in each of 2 processes (purerun -n 2
                               --ranks-per-proc 1, its messages over Open MPI with
-                              the same transport) against Open MPI (2 processes)
+                              the same transport) against Open MPI (2 processes);
+                              and the 8 B message rate of 4 pairs across 2
+                              processes of 4 ranks, against Open MPI's 8 processes
   coll [--quick] [--rounds N] [--plot]
                               allreduce (8 B to 1 MiB), barrier, bcast, reduce and
                               alltoall: Pure against Open MPI, alternating within one
@@ -340,6 +342,17 @@ p2p_suite() {
       printf ', typed C++ against flat' >&2
       bench_run "$dir" "typed.$r" impl=typed ranks=2 "round=$r" -- \
         "${pure[@]}" "$build/bench/bench_typed" "${args[@]}"
+    else
+      # The message rate of 4 pairs, each spanning the processes: Pure's 2
+      # processes of 4 ranks against Open MPI's 8 processes.
+      printf ', message rate: Pure' >&2
+      bench_run "$dir" "rate-pure.$r" impl=pure bench=msgrate ranks=8 "round=$r" -- \
+        env "${ompi_env[@]}" "$pure_root/tools/purerun" -n 8 --ranks-per-proc 4 \
+        "$build/bench/bench_msgrate_pure" "${args[@]}"
+      printf ', Open MPI' >&2
+      bench_run "$dir" "rate-mpi.$r" impl=mpi bench=msgrate ranks=8 "round=$r" -- \
+        mpirun -np 8 --oversubscribe --bind-to none "${ompi_args[@]}" \
+        "$build/bench/bench_msgrate_mpi" "${args[@]}"
     fi
     printf '\n' >&2
   done

@@ -362,8 +362,31 @@ def report_typed(ctx, runs, out, ranks=None):
             cost(kind, f, t), paired)
 
 
+def report_msgrate(ctx, runs, out):
+    """The message-rate rows of the internode suite (bench/msgrate.c)."""
+    rate = {}
+    for run in runs:
+        for r in run.measures():
+            rate[run.impl, run.round] = r["msgs_per_s"]
+    if not rate:
+        return
+    rounds = sorted({k[1] for k in rate})
+    best = {impl: max(v for (i, _), v in rate.items() if i == impl) for impl in ("pure", "mpi")}
+    within = sorted(rate["pure", k] / rate["mpi", k] for k in rounds
+                    if ("pure", k) in rate and ("mpi", k) in rate)
+    paired = within[len(within) // 2] if within else 0
+    out()
+    out("Message rate, 4 pairs each streaming 8 B messages (windows of 64, then an ack) across\n"
+        "processes: Pure 2 processes x 4 ranks, Open MPI 8 processes (--oversubscribe), 2 cores")
+    out("| %10s | %10s | %8s | %8s |", "Pure", "Open MPI", "ratio", "paired")
+    out("| %8.2f M | %8.2f M | %7.2fx | %7.2fx |", best["pure"] / 1e6, best["mpi"] / 1e6,
+        ratio(best["pure"], best["mpi"]), paired)
+
+
 def report_p2p(ctx, runs, out):
     inter = ctx["suite"] == "internode"
+    rates = [r for r in runs if r.note.get("bench") == "msgrate"]
+    runs = [r for r in runs if r.note.get("bench") != "msgrate"]
     typed = runs
     runs = [r for r in runs if r.impl != "typed"]
     best, val = p2p_data(runs)
@@ -404,6 +427,7 @@ def report_p2p(ctx, runs, out):
         if t.paired:
             line += " (same-round median %.2fx)" % q
         out("%s -> %s", line, verdict(t, p, r, q))
+    report_msgrate(ctx, rates, out)
     report_typed(ctx, typed, out)
     return 0
 
