@@ -76,6 +76,10 @@ int mrecv(const char* name, void* buf, long long count, PURE_Datatype datatype,
     }
     Request r;
     receive(c, &r, buf, count, datatype, message);
+    // A payload still in another process's MPI send comes in here.
+    if (!r.complete())
+      c.rank.wait_until([&] { return c.rank.p2p().test(&r); },
+                        WaitSite{"pure_mrecv", r.status.MPI_SOURCE, r.status.MPI_TAG, true});
     if (status) *status = r.status;
     if (r.error != PURE_SUCCESS) throw Error(r.error, describe_error(r));
   });
@@ -97,8 +101,9 @@ int imrecv(const char* name, void* buf, long long count, PURE_Datatype datatype,
       return;
     }
     try {
-      // The message is here: the receive completes at once; its request
-      // reports it (and any truncation) when waited for.
+      // The message is here, or (a payload still in another process's MPI
+      // send) on its way: its request reports it, and any truncation, when
+      // waited for.
       receive(c, r, buf, count, datatype, message);
     } catch (...) {
       c.rank.free_request(r);

@@ -240,10 +240,7 @@ void Endpoint::progress(bool stuck) {
   if (stuck) drain_full_queues();
   if (matcher_.posted() == 1) {
     // One receive cannot be overtaken: the direct search is the same match.
-    // One from a rank of another process needs none: its messages come only
-    // from the Remote, which gives posted receives theirs itself.
-    Request* r = matcher_.at(0);
-    if ((r->peer < 0 || peers_.here(r->peer)) && match(r)) retire_posted(0);
+    if (match(matcher_.at(0))) retire_posted(0);
   } else if (!matcher_.idle()) {
     match_posted();
   }

@@ -70,7 +70,9 @@ class Endpoint {
   // `comm` would match out of matching, into *message (an announcement
   // claimed from its sender); true and *status filled if there was one.
   bool improbe(int source, const Comm& comm, int tag, PURE_Status* status, Unexpected* message);
-  // Receives a message a matched probe took into receive `r`, completing it.
+  // Receives a message a matched probe took into receive `r`: complete at
+  // once, or (a payload still in another process's MPI send) in_mpi, and
+  // complete when test(r) says so.
   void receive_matched(Request* r, Unexpected& message);
 
   // Advances `r` (helps copy a rendezvous it sent, advances an operation)

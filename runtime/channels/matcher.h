@@ -44,9 +44,12 @@ struct Unexpected {
   std::size_t bytes;
   std::unique_ptr<char[]> data;                // eager payload
   RendezvousDescriptor* descriptor = nullptr;  // rendezvous announcement
-  const Comm* comm = nullptr;                   // remote: the communicator,
-  int payload_from = -1;                       // the payload's MPI source
-  int payload_tag = 0;                         // and tag (net/outbox.h)
+  // remote: the communicator's MPI side (its Comm may be freed first), the
+  // receiver's place in it, the payload's MPI source and tag (net/outbox.h).
+  std::shared_ptr<const void> net = nullptr;
+  int receiver = -1;
+  int payload_from = -1;
+  int payload_tag = 0;
 };
 
 class Matcher {

@@ -467,11 +467,7 @@ void Endpoint::receive_matched(Request* r, Unexpected& message) {
   if (message.kind == SlotKind::eager) {
     deliver(r, message.envelope.source, message.envelope.tag, message.data.get(), message.bytes);
   } else if (message.kind == SlotKind::remote) {
-    // Its payload was sent already: the wait is for MPI to bring it in.
-    remote_->receive_announced(r, message);
-    WaitSite site{"pure_mrecv", message.envelope.source, message.envelope.tag};
-    site.remote = true;
-    waiter_.wait_until([&] { return test(r); }, site);
+    remote_->receive_announced(r, message);  // r completes when MPI brought the payload in
   } else {  // claimed by the probe already
     rendezvous::deliver(r, message.envelope.source, message.envelope.tag, message.descriptor,
                         waiter_, !shared_cores_);

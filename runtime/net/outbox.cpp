@@ -94,11 +94,11 @@ void Outbox::reap() {
   flight_data_.resize(kept);
 }
 
-void Outbox::flush() {
+void Outbox::flush(bool now) {
   std::lock_guard<std::mutex> hold(lock_);
   if (flights_.empty() && filling_.empty()) return;
   reap();
-  if (flights_.empty()) start_filling();
+  if (now || flights_.empty()) start_filling();
 }
 
 void Outbox::close() {

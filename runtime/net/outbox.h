@@ -103,9 +103,9 @@ class Outbox : public std::enable_shared_from_this<Outbox> {
     start_filling();
     start(payloads_, dest_pos_, header.payload);
   }
-  // Reaps the batches MPI finished with and, if none is left in flight,
-  // starts the records waiting.
-  void flush();
+  // Reaps the batches MPI finished with and, if none is left in flight
+  // (or `now`: a sender waits for its records), starts the records waiting.
+  void flush(bool now = false);
   // Batches handed to MPI so far (acquire: pairs with start_filling's release).
   std::uint64_t started() const { return started_.load(std::memory_order_acquire); }
 

@@ -165,7 +165,11 @@ Request* RemoteChannel::isend(const void* buf, std::size_t count, const TypeRef&
 }
 
 void RemoteChannel::advance_batches() {
-  for (const std::shared_ptr<Outbox>& box : waited_) box->flush();
+  // This rank waits for its records (a wait, a test, its progress): they
+  // leave now, behind a batch in flight or not, so that no send of this
+  // rank waits on whether MPI finished another (perhaps not before its
+  // receiver posts a receive).
+  for (const std::shared_ptr<Outbox>& box : waited_) box->flush(true);
   std::size_t kept = 0;
   for (Request* r : batched_) {
     if (box_of(r)->started() >= batch_of(r)) {
@@ -243,8 +247,7 @@ bool RemoteChannel::in_flight() const {
 // ---- receiving ----
 
 void RemoteChannel::receive_announced(Request* r, const Unexpected& u) {
-  const Comm& comm = *u.comm;
-  const CommNet& net = net_of(comm);
+  const CommNet& net = *static_cast<const CommNet*>(static_cast<const Comm::Part*>(u.net.get()));
   const Datatype& t = *r->type.type;
   const std::size_t capacity = r->count * t.size();
   // Straight into the user's buffer when it is contiguous and the message
@@ -256,7 +259,7 @@ void RemoteChannel::receive_announced(Request* r, const Unexpected& u) {
   }
   const Bytes n(u.bytes);
   mpi_check(MPI_Irecv(into, n.count(), n.type(), u.payload_from, u.payload_tag,
-                      net.payloads_to(comm.net_rank()), mpi_request(r)),
+                      net.payloads_to(u.receiver), mpi_request(r)),
             "MPI_Irecv");
   r->state = Request::State::in_mpi;
   r->message_bytes = u.bytes;
@@ -288,7 +291,8 @@ void RemoteChannel::take(const Comm& comm, const Envelope& e, const Outbox::Reco
   const std::size_t i = matcher.first_match(e);
   if (h.payload != Outbox::kInline) {
     Unexpected u{e, SlotKind::remote, h.bytes, nullptr, nullptr};
-    u.comm = &comm;
+    u.net = std::static_pointer_cast<const Comm::Part>(comm.remote_ref());
+    u.receiver = comm.net_rank();
     u.payload_from = from;
     u.payload_tag = h.payload;
     if (i == Matcher::kNone) {
@@ -339,16 +343,14 @@ void RemoteChannel::progress() {
   if (matcher.idle()) return;
   // The communicators of posted receives that another process may match,
   // each once (pulling may retire receives, so collect first).
-  const Comm* comms[8];
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < matcher.end() && n < 8; ++i) {
+  pulled_.clear();
+  for (std::size_t i = 0; i < matcher.end(); ++i) {
     const Request* r = matcher.at(i);
     if (!r || !may_match(*r, *r->comm)) continue;
-    bool seen = false;
-    for (std::size_t k = 0; k < n; ++k) seen |= comms[k] == r->comm;
-    if (!seen) comms[n++] = r->comm;  // beyond 8 communicators: the rest next round
+    if (std::find(pulled_.begin(), pulled_.end(), r->comm) == pulled_.end())
+      pulled_.push_back(r->comm);
   }
-  for (std::size_t k = 0; k < n; ++k) pull(*comms[k]);
+  for (const Comm* comm : pulled_) pull(*comm);
 }
 
 }  // namespace pure

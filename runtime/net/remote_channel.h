@@ -83,6 +83,7 @@ class RemoteChannel final : public Remote {
   std::vector<Request*> batched_;
   std::vector<std::shared_ptr<Outbox>> waited_;
   std::vector<Request*> receiving_;  // receives of announced payloads, in MPI
+  std::vector<const Comm*> pulled_;  // progress's list of communicators to read
 };
 
 }  // namespace pure
