@@ -29,6 +29,11 @@
 //
 // A batch on the wire: records one after another, each a Record header and
 // (inline records) its payload, padded to 8 bytes.
+//
+// Known limits: payload tags wrap at MPI_TAG_UB per outbox, so a message
+// left unreceived while that many more were announced on the same outbox
+// would meet a newer one's receive; and a batch never read (its
+// communicator freed first) is dropped with its messages.
 #pragma once
 
 #include <mpi.h>
