@@ -89,6 +89,7 @@ void CommNet::create_among(const CommNet& service, int tag) {
 Outbox& CommNet::make_outbox(int to, const Cluster& cluster) {
   std::lock_guard<std::mutex> hold(outbox_lock_);
   std::atomic<Outbox*>& at = outbox_at_[static_cast<std::size_t>(to)];
+  // Relaxed: every store to `at` is made under outbox_lock_, held here.
   if (Outbox* made = at.load(std::memory_order_relaxed)) return *made;
   owned_.push_back(std::make_shared<Outbox>(
       batches_to(to), payloads_to(to), pos_of[static_cast<std::size_t>(to)], cluster.mpi_tag_ub()));

@@ -93,6 +93,7 @@ class Outbox : public std::enable_shared_from_this<Outbox> {
     std::lock_guard<std::mutex> hold(lock_);
     header.payload = kInline;
     fill(append(header, padded(header.bytes)));
+    // Relaxed: started_ changes only under lock_, which this thread holds.
     const std::uint64_t batch = started_.load(std::memory_order_relaxed) + 1;
     if (now || flights_.empty()) start_filling();
     return batch;
