@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -89,6 +90,29 @@ void wait_mpi(Waiter& waiter, MPI_Request& req, const char* call) {
       WaitSite{call, -1, -1, true});
 }
 
+// A contiguous operation over MPI's int count of bytes goes as pieces of
+// kPieceBytes, each a plain count of a predefined type: one MPI operation
+// with a derived datatype spanning more than 2^31 bytes fails inside MPICH
+// (an assertion in its active-message path for RMA). The pieces touch
+// disjoint memory, and MPI's accumulate is atomic per element only, so
+// pieces are the same operation. Calls `each(offset, count)` per piece, with
+// counts of `item`-byte elements; false (and no call) when the operation is
+// not such a run.
+constexpr std::size_t kPieceBytes = std::size_t{1} << 30;
+
+template <class Each>
+bool in_pieces(std::size_t ocount, const Datatype& otype, std::size_t tcount, const Datatype& ttype,
+               std::size_t item, Each&& each) {
+  const std::size_t bytes = tcount * ttype.size();
+  if (bytes <= static_cast<std::size_t>(INT_MAX) || item == 0 || !otype.contiguous() ||
+      !ttype.contiguous() || ocount * otype.size() != bytes)
+    return false;
+  const std::size_t step = kPieceBytes / item * item;
+  for (std::size_t done = 0; done < bytes; done += step)
+    each(done, static_cast<int>(std::min(step, bytes - done) / item));
+  return true;
+}
+
 // Where a member's memory is: its process (the MPI rank), its slot there,
 // and where its memory starts in its data window (an offset into the
 // process's block; 0 in its slot's create window; unused in a dynamic one,
@@ -114,9 +138,17 @@ class WindowNet final : public onesided::WindowRemote {
 
   void put(const onesided::ConstLayout& origin, int target, PURE_Aint disp, std::size_t tcount,
            const Datatype& ttype) override {
+    const auto one_at_a_time = serialise_dynamic();
+    const char* from = static_cast<const char*>(origin.base) + origin.type->true_lb();
+    const MPI_Aint at = displacement(target, disp) + ttype.true_lb();
+    if (in_pieces(origin.count, *origin.type, tcount, ttype, 1, [&](std::size_t off, int n) {
+          mpi_check(MPI_Put(from + off, n, MPI_BYTE, pos(target), at + static_cast<MPI_Aint>(off),
+                            n, MPI_BYTE, data_of(target)),
+                    "MPI_Put");
+        }))
+      return;
     MpiLayout o(origin.count, *origin.type, MpiLayout::Unit::bytes);
     MpiLayout t(tcount, ttype, MpiLayout::Unit::bytes);
-    const auto one_at_a_time = serialise_dynamic();
     mpi_check(MPI_Put(static_cast<const char*>(origin.base) + o.offset(), o.count(), o.type(),
                       pos(target), displacement(target, disp) + t.offset(), t.count(), t.type(),
                       data_of(target)),
@@ -125,27 +157,37 @@ class WindowNet final : public onesided::WindowRemote {
 
   void get(const onesided::Layout& origin, int target, PURE_Aint disp, std::size_t tcount,
            const Datatype& ttype) override {
+    const auto one_at_a_time = serialise_dynamic();
+    char* into = static_cast<char*>(origin.base) + origin.type->true_lb();
+    const MPI_Aint at = displacement(target, disp) + ttype.true_lb();
+    if (in_pieces(origin.count, *origin.type, tcount, ttype, 1, [&](std::size_t off, int n) {
+          mpi_check(MPI_Get(into + off, n, MPI_BYTE, pos(target), at + static_cast<MPI_Aint>(off),
+                            n, MPI_BYTE, data_of(target)),
+                    "MPI_Get");
+        }))
+      return;
     MpiLayout o(origin.count, *origin.type, MpiLayout::Unit::bytes);
     MpiLayout t(tcount, ttype, MpiLayout::Unit::bytes);
-    const auto one_at_a_time = serialise_dynamic();
-    mpi_check(MPI_Get(static_cast<char*>(origin.base) + o.offset(), o.count(), o.type(),
-                      pos(target), displacement(target, disp) + t.offset(), t.count(), t.type(),
-                      data_of(target)),
-              "MPI_Get");
+    mpi_check(
+        MPI_Get(static_cast<char*>(origin.base) + o.offset(), o.count(), o.type(), pos(target),
+                displacement(target, disp) + t.offset(), t.count(), t.type(), data_of(target)),
+        "MPI_Get");
   }
 
   void accumulate(int op, const onesided::ConstLayout& origin, int target, PURE_Aint disp,
                   std::size_t tcount, const Datatype& ttype,
                   const onesided::Layout* result) override {
     const MPI_Op mop = mpi_rma_op(op);
+    const auto one_at_a_time = serialise_dynamic();
+    if (accumulate_in_pieces(mop, origin, target, disp, tcount, ttype, result)) return;
     MpiLayout t(tcount, ttype, MpiLayout::Unit::elements);
     const MPI_Aint at = displacement(target, disp) + t.offset();
-    const auto one_at_a_time = serialise_dynamic();
     if (!result) {
       MpiLayout o(origin.count, *origin.type, MpiLayout::Unit::elements);
-      mpi_check(MPI_Accumulate(static_cast<const char*>(origin.base) + o.offset(), o.count(),
-                               o.type(), pos(target), at, t.count(), t.type(), mop, data_of(target)),
-                "MPI_Accumulate");
+      mpi_check(
+          MPI_Accumulate(static_cast<const char*>(origin.base) + o.offset(), o.count(), o.type(),
+                         pos(target), at, t.count(), t.type(), mop, data_of(target)),
+          "MPI_Accumulate");
       return;
     }
     MpiLayout r(result->count, *result->type, MpiLayout::Unit::elements);
@@ -158,8 +200,8 @@ class WindowNet final : public onesided::WindowRemote {
       return;
     }
     if (op == op_no_op) {
-      mpi_check(MPI_Get_accumulate(nullptr, 0, t.type(), into, r.count(), r.type(), pos(target),
-                                   at, t.count(), t.type(), mop, data_of(target)),
+      mpi_check(MPI_Get_accumulate(nullptr, 0, t.type(), into, r.count(), r.type(), pos(target), at,
+                                   t.count(), t.type(), mop, data_of(target)),
                 "MPI_Get_accumulate");
       return;
     }
@@ -333,6 +375,39 @@ class WindowNet final : public onesided::WindowRemote {
   }
 
  private:
+  // An accumulate (or get-accumulate) of contiguous runs over MPI's int
+  // count, as pieces (in_pieces); false when it is not one. The caller holds
+  // serialise_dynamic's lock, if any.
+  bool accumulate_in_pieces(MPI_Op mop, const onesided::ConstLayout& origin, int target,
+                            PURE_Aint disp, std::size_t tcount, const Datatype& ttype,
+                            const onesided::Layout* result) {
+    const MPI_Datatype element = mpi_memory_type(ttype.base());
+    if (element == MPI_DATATYPE_NULL) return false;
+    const std::size_t item = item_size(ttype.base());
+    if (result && (!result->type->contiguous() ||
+                   result->count * result->type->size() != tcount * ttype.size()))
+      return false;
+    const char* from = static_cast<const char*>(origin.base) + origin.type->true_lb();
+    const MPI_Aint at = displacement(target, disp) + ttype.true_lb();
+    const bool fetch_only = mop == MPI_NO_OP;
+    return in_pieces(
+        fetch_only ? tcount : origin.count, fetch_only ? ttype : *origin.type, tcount, ttype, item,
+        [&](std::size_t off, int n) {
+          const MPI_Aint there = at + static_cast<MPI_Aint>(off);
+          if (!result) {
+            mpi_check(MPI_Accumulate(from + off, n, element, pos(target), there, n, element, mop,
+                                     data_of(target)),
+                      "MPI_Accumulate");
+            return;
+          }
+          char* into = static_cast<char*>(result->base) + result->type->true_lb() + off;
+          mpi_check(MPI_Get_accumulate(fetch_only ? nullptr : from + off, fetch_only ? 0 : n,
+                                       element, into, n, element, pos(target), there, n, element,
+                                       mop, data_of(target)),
+                    "MPI_Get_accumulate");
+        });
+  }
+
   // One member's PSCW messages in flight; only its own thread touches them.
   struct Member {
     std::vector<MPI_Request> sends;
