@@ -30,11 +30,13 @@
  * the job with MPI_Abort, so a collective that computes nothing fails
  * instead of looking fast. (A barrier has no result to check.)
  *
- * Usage: bench_coll [--quick] [--batches N] [--sweep LO HI]
+ * Usage: bench_coll [--quick] [--batches N] [--sweep LO HI | --small]
  *   --quick        5 timed batches instead of 20 (for the demo)
  *   --batches N    timed batches per measurement (default 20)
  *   --sweep LO HI  only allreduce, at every power of 2 from LO to HI bytes
  *                  (tools/bench.sh coll --threshold)
+ *   --small        only the barrier and allreduce of 8 B and 1 KiB
+ *                  (tools/bench.sh internode, across processes)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -63,6 +65,7 @@ struct options {
   int batches;
   size_t sweep_lo; /* 0: the full suite */
   size_t sweep_hi;
+  int small; /* --small */
 };
 
 /* One rank's buffers; every one is allocated for the largest measurement. */
@@ -231,6 +234,7 @@ static int parse_options(int argc, char** argv, struct options* o) {
   o->batches = 20;
   o->sweep_lo = 0;
   o->sweep_hi = 0;
+  o->small = 0;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--quick") == 0) {
       o->batches = 5;
@@ -244,6 +248,8 @@ static int parse_options(int argc, char** argv, struct options* o) {
       o->sweep_lo = (size_t)n;
       o->sweep_hi = (size_t)hi;
       i += 2;
+    } else if (strcmp(argv[i], "--small") == 0) {
+      o->small = 1;
     } else {
       return 0;
     }
@@ -262,6 +268,15 @@ static int suite(struct measurement* out) {
   for (int i = 0; i < 3; ++i) out[n++] = (struct measurement){kReduce, rooted[i]};
   out[n++] = (struct measurement){kAlltoall, 8};
   out[n++] = (struct measurement){kAlltoall, kMaxPairBytes};
+  return n;
+}
+
+/* The small collectives only: what latency across processes decides. */
+static int small(struct measurement* out) {
+  int n = 0;
+  out[n++] = (struct measurement){kBarrier, 0};
+  out[n++] = (struct measurement){kAllreduce, 8};
+  out[n++] = (struct measurement){kAllreduce, 1024};
   return n;
 }
 
@@ -303,7 +318,8 @@ int main(int argc, char** argv) {
   struct options opts;
   if (!parse_options(argc, argv, &opts)) {
     if (c.rank == 0)
-      fprintf(stderr, "usage: bench_coll [--quick] [--batches N] [--sweep LO HI (8..%d bytes)]\n",
+      fprintf(stderr,
+              "usage: bench_coll [--quick] [--batches N] [--sweep LO HI (8..%d bytes) | --small]\n",
               (int)kMaxBytes);
     MPI_Finalize();
     return 2;
@@ -327,7 +343,9 @@ int main(int argc, char** argv) {
   memset(c.a2a_recv, 0, pair_total);
 
   struct measurement plan[64];
-  const int n = opts.sweep_lo ? sweep(opts.sweep_lo, opts.sweep_hi, plan) : suite(plan);
+  const int n = opts.sweep_lo ? sweep(opts.sweep_lo, opts.sweep_hi, plan)
+                : opts.small ? small(plan)
+                             : suite(plan);
 
   if (c.rank == 0) {
     printf("{\"bench\":\"coll\",\"kind\":\"config\",\"ranks\":%d,\"batches\":%d,\"batch_ms\":%g",

@@ -38,7 +38,9 @@ suites:
                               --ranks-per-proc 1, its messages over Open MPI with
                               the same transport) against Open MPI (2 processes);
                               and the 8 B message rate of 4 pairs across 2
-                              processes of 4 ranks, against Open MPI's 8 processes
+                              processes of 4 ranks, and the barrier and 8 B and
+                              1 KiB allreduce over them, against Open MPI's 8
+                              processes
   coll [--quick] [--rounds N] [--plot]
                               allreduce (8 B to 1 MiB), barrier, bcast, reduce and
                               alltoall: Pure against Open MPI, alternating within one
@@ -353,6 +355,15 @@ p2p_suite() {
       bench_run "$dir" "rate-mpi.$r" impl=mpi bench=msgrate ranks=8 "round=$r" -- \
         mpirun -np 8 --oversubscribe --bind-to none "${ompi_args[@]}" \
         "$build/bench/bench_msgrate_mpi" "${args[@]}"
+      # Barrier and small allreduces over the same 8 ranks.
+      printf ', collectives: Pure' >&2
+      bench_run "$dir" "coll-pure.$r" impl=pure bench=coll ranks=8 "round=$r" -- \
+        env "${ompi_env[@]}" "$pure_root/tools/purerun" -n 8 --ranks-per-proc 4 \
+        "$build/bench/bench_coll_pure" --small "${args[@]}"
+      printf ', Open MPI' >&2
+      bench_run "$dir" "coll-mpi.$r" impl=mpi bench=coll ranks=8 "round=$r" -- \
+        mpirun -np 8 --oversubscribe --bind-to none "${ompi_args[@]}" \
+        "$build/bench/bench_coll_mpi" --small "${args[@]}"
     fi
     printf '\n' >&2
   done

@@ -69,6 +69,12 @@ TARGETS = (
            "1 KiB bandwidth >= 0.9x the MPI underneath"),
     Target("internode", "", "bw", 4 << 20, None, 0.95, False,
            "4 MiB bandwidth >= 0.95x the MPI underneath"),
+    Target("internode", "2x4", "msgrate", 8, None, 2.0, True,
+           "8 B message rate of 2 processes x 4 ranks >= 2x Open MPI's 8 processes"),
+    Target("internode", "2x4", "allreduce", 8, None, 2.0, True,
+           "8 B allreduce over 2 processes x 4 ranks >= 2x faster than Open MPI's 8 processes"),
+    Target("internode", "2x4", "barrier", 0, None, 2.0, True,
+           "barrier over 2 processes x 4 ranks >= 2x faster than Open MPI's 8 processes"),
     Target("coll", "own cores", "allreduce", 8, None, 2.5, True,
            "8 B allreduce >= 2.5x faster than Open MPI"),
     Target("coll", "own cores", "barrier", 0, None, 2.5, True,
@@ -379,14 +385,43 @@ def report_msgrate(ctx, runs, out):
     out("Message rate, 4 pairs each streaming 8 B messages (windows of 64, then an ack) across\n"
         "processes: Pure 2 processes x 4 ranks, Open MPI 8 processes (--oversubscribe), 2 cores")
     out("| %10s | %10s | %8s | %8s |", "Pure", "Open MPI", "ratio", "paired")
-    out("| %8.2f M | %8.2f M | %7.2fx | %7.2fx |", best["pure"] / 1e6, best["mpi"] / 1e6,
-        ratio(best["pure"], best["mpi"]), paired)
+    r = ratio(best["pure"], best["mpi"])
+    out("| %8.2f M | %8.2f M | %7.2fx | %7.2fx |", best["pure"] / 1e6, best["mpi"] / 1e6, r,
+        paired)
+    for t in targets("internode", "2x4"):
+        if t.measure == "msgrate":
+            out("Target: %s: %.2fx (same-round median %.2fx) -> %s", t.text, r, paired,
+                verdict(t, best["pure"], r, paired))
+
+
+def report_internode_coll(ctx, runs, out):
+    """The collective rows of the internode suite (bench/coll.c --small)."""
+    best, val, rows, _ = coll_data(runs)
+    for n in sorted(rows):
+        out()
+        out("Collectives over %d ranks: Pure 2 processes x %d ranks (purerun --ranks-per-proc %d),\n"
+            "Open MPI %d processes (--oversubscribe --bind-to none); us per call, ratio = Open MPI"
+            " / Pure", n, n // 2, n // 2, n)
+        out("| %-9s | %8s | %10s | %10s | %8s | %8s |", "op", "size", "Pure", "Open MPI", "ratio",
+            "paired")
+        for op, b in rows[n]:
+            p, m = best.get((n, "pure", op, b), 0), best.get((n, "mpi", op, b), 0)
+            out("| %-9s | %8s | %10.3f | %10.3f | %7.2fx | %7.2fx |", op, coll_size_label(op, b),
+                p, m, ratio(m, p), coll_paired(val, ctx.rounds, n, op, b))
+        for t in targets("internode", "2x4"):
+            p, m = best.get((n, "pure", t.measure, t.size)), best.get((n, "mpi", t.measure, t.size))
+            if p is None or m is None or p <= 0:
+                continue
+            q = coll_paired(val, ctx.rounds, n, t.measure, t.size)
+            out("Target: %s: Pure %.3f us, Open MPI %.3f us, %.2fx (same-round median %.2fx) -> %s",
+                t.text, p, m, m / p, q, verdict(t, p, m / p, q))
 
 
 def report_p2p(ctx, runs, out):
     inter = ctx["suite"] == "internode"
     rates = [r for r in runs if r.note.get("bench") == "msgrate"]
-    runs = [r for r in runs if r.note.get("bench") != "msgrate"]
+    colls = [r for r in runs if r.note.get("bench") == "coll"]
+    runs = [r for r in runs if r.note.get("bench") not in ("msgrate", "coll")]
     typed = runs
     runs = [r for r in runs if r.impl != "typed"]
     best, val = p2p_data(runs)
@@ -428,6 +463,7 @@ def report_p2p(ctx, runs, out):
             line += " (same-round median %.2fx)" % q
         out("%s -> %s", line, verdict(t, p, r, q))
     report_msgrate(ctx, rates, out)
+    report_internode_coll(ctx, colls, out)
     report_typed(ctx, typed, out)
     return 0
 
