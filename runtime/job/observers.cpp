@@ -307,6 +307,7 @@ void Observers::write_stats(const std::vector<std::string>& parts, int only_proc
 
 void Observers::finish(bool aborting, const std::vector<PURE_Task_stats>& tasks,
                        PURE_Task_stats helpers) {
+  std::lock_guard<std::mutex> once(finish_mutex_);
   if (finished_ || (!tracing() && !counting())) return;
   finished_ = true;
   // Across processes: process 0 gathers every part and writes. An abort

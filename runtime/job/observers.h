@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,10 @@ class Observers {
   std::vector<std::vector<std::pair<int, std::string>>> context_names_;  // per rank
   std::vector<RankStats> stats_;  // per rank, when counting
   std::atomic<std::int64_t> queued_{0};
+  // finish runs once: on the watchdog thread when another process aborts
+  // the job (AbortNotice), and again as the process ends; the second waits
+  // for the first to have written.
+  std::mutex finish_mutex_;
   bool finished_ = false;
 };
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <typeinfo>
 
 #include "base/error.h"
@@ -27,6 +28,10 @@ namespace {
 // An uncaught exception ends a process with SIGABRT's status (std::terminate
 // calls abort): as mpirun reports it, the job ends with 128 + 6.
 constexpr int kUncaughtExceptionStatus = 134;
+
+// How long an aborting process waits for the others to write their part of
+// the trace and statistics (AbortNotice) before MPI_Abort ends them.
+constexpr double kAbortNoticeSeconds = 3.0;
 
 // The demangled type of the exception being handled, e.g. "std::out_of_range".
 std::string current_exception_type() {
@@ -152,6 +157,13 @@ void Process::abort(int code, const std::string& message) {
       for (int i = 0; i < 500 && running_.load(std::memory_order_acquire) > self; ++i) usleep(1000);
       stop_sampling();
       observe_end(true);
+      // Then the other processes write theirs (MPI_Abort kills them before
+      // they would hear of the abort otherwise), boundedly.
+      AbortNotice* notice = cluster_->abort_notice();
+      if (notice && !every_process_aborts_.load(std::memory_order_relaxed)) {
+        notice->tell_all(code);
+        notice->await_acknowledgements(kAbortNoticeSeconds);
+      }
     }
     cluster_->abort(code);
   }
@@ -159,6 +171,21 @@ void Process::abort(int code, const std::string& message) {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
   }
   watchdog_cv_.notify_all();
+}
+
+void Process::abort_heard(int from, int code, AbortNotice& notice) {
+  {
+    std::lock_guard<std::mutex> lock(abort_mutex_);
+    if (abort_.code.load(std::memory_order_relaxed) != 0) return;  // aborting already
+    abort_.code.store(code, std::memory_order_release);
+    crash::set_ending(code);
+  }
+  for (int i = 0; i < size_; ++i) peers_.parker(i).notify();
+  // As in abort: the ranks stop recording before the trace is read.
+  for (int i = 0; i < 500 && running_.load(std::memory_order_acquire) > 0; ++i) usleep(1000);
+  stop_sampling();
+  observe_end(true);
+  notice.acknowledge(from);
 }
 
 void Process::rank_main(int index, const RankMain& entry, int argc, char** argv) {
@@ -346,6 +373,7 @@ void Process::watchdog() {
   clock::time_point abort_seen{};
   bool abort_noticed = false;
   StallVote* vote = cluster_ && config_.deadlock_timeout_s > 0 ? &cluster_->stall_vote() : nullptr;
+  AbortNotice* notice = cluster_ ? cluster_->abort_notice() : nullptr;
   const auto timeout = std::chrono::duration<double>(config_.deadlock_timeout_s);
   const std::int64_t timeout_ms = static_cast<std::int64_t>(config_.deadlock_timeout_s * 1000);
   std::optional<std::uint64_t> stalled_round_progress;  // the job's progress in the last stalled round
@@ -365,6 +393,14 @@ void Process::watchdog() {
       for (int i = 0; i < size_; ++i) parked += peers_.parker(i).announced() ? 1 : 0;
       const std::int64_t queued = observers_->queued_messages().load(std::memory_order_relaxed);
       observers_->sample(parked, queued > 0 ? static_cast<std::uint64_t>(queued) : 0);
+    }
+    if (notice && !aborted()) {
+      if (const std::optional<AbortNotice::Heard> heard = notice->heard()) {
+        lock.unlock();
+        abort_heard(heard->from, heard->code, *notice);
+        lock.lock();
+        continue;
+      }
     }
     if (aborted()) {
       if (!abort_noticed) {
@@ -428,6 +464,7 @@ void Process::watchdog() {
       stop_sampling();
       observe_end(true);
       vote->settle(5.0);  // every process reports and writes before any ends the job
+      every_process_aborts_.store(true, std::memory_order_relaxed);
       abort(PURE_ERR_OTHER, "pure: deadlock across processes: ending the job");
       lock.lock();
     }

@@ -32,6 +32,7 @@
 
 namespace pure {
 
+class AbortNotice;
 class Cluster;
 struct CommNet;
 class AmNet;
@@ -111,6 +112,10 @@ class Process {
  private:
   void rank_main(int index, const RankMain& entry, int argc, char** argv);
   void watchdog();
+  // Another process aborts the job (net/abort_notice.h): this one's ranks
+  // unwind as on an abort of its own, and it writes its part of the trace
+  // and statistics and says so; the aborting process's MPI_Abort ends it.
+  void abort_heard(int from, int code, AbortNotice& notice);
   std::string deadlock_report();
   void print_settings() const;
   // Writes the trace and statistics (Observers::finish).
@@ -144,6 +149,10 @@ class Process {
   std::unique_ptr<RankGlobals> globals_;
   std::mutex abort_mutex_;
   std::string abort_message_;
+  // Set by the watchdog before the abort that ends a deadlock across
+  // processes, where every process aborts and has written its part already:
+  // then none is told (AbortNotice).
+  std::atomic<bool> every_process_aborts_{false};
   std::atomic<int> exit_code_{0};  // first non-zero status returned after finalize
 
   // watchdog

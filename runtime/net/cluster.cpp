@@ -153,6 +153,8 @@ Cluster& Cluster::start(const Config& config) {
   mpi_check(MPI_Bcast(&first_ns, 1, MPI_INT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
   cluster->clock_offset_ns_ = mine_ns - first_ns;
   cluster->stall_vote_ = std::make_unique<StallVote>(MPI_COMM_WORLD);
+  if (config.stats || !config.trace_path.empty())
+    cluster->abort_notice_ = std::make_unique<AbortNotice>(MPI_COMM_WORLD);
 
   g_cluster = cluster.release();
   return *g_cluster;
@@ -215,6 +217,7 @@ void Cluster::finalize() {
   if (finalized_) return;
   finalized_ = true;
   stall_vote_.reset();
+  abort_notice_.reset();
   Outbox::finish_all();
   mpi_check(MPI_Finalize(), "MPI_Finalize", MpiFailure::report);
   Outbox::release_after_finalize();

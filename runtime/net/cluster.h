@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "pure/run.hpp"
+#include "net/abort_notice.h"
 #include "net/rank_map.h"
 #include "net/stall_vote.h"
 
@@ -66,6 +67,9 @@ class Cluster {
   // The processes' agreement on whether the whole job is stalled, for the
   // deadlock watchdog (a communicator of its own, created at start).
   StallVote& stall_vote() { return *stall_vote_; }
+  // How an aborting process tells the others to write their part of the
+  // trace and statistics first; nullptr when the job writes neither.
+  AbortNotice* abort_notice() { return abort_notice_.get(); }
 
   // Ends every process of the job (MPI_Abort on MPI_COMM_WORLD).
   [[noreturn]] void abort(int code);
@@ -83,6 +87,7 @@ class Cluster {
   int mpi_tag_ub_ = 0;
   std::int64_t clock_offset_ns_ = 0;
   std::unique_ptr<StallVote> stall_vote_;
+  std::unique_ptr<AbortNotice> abort_notice_;
   bool finalized_ = false;
 };
 
