@@ -33,6 +33,7 @@ std::atomic<bool> g_reporting{false};
 // any thread: release on set pairs with acquire on read (what the last
 // words reach, the Process, was built before it was set).
 std::atomic<void (*)()> g_last_words{nullptr};
+std::atomic<void (*)(int)> g_farewell{nullptr};
 std::atomic<int> g_ending{0};
 // How long the crashing process waits for the child that writes its last
 // words.
@@ -188,6 +189,7 @@ void handler(int signo, siginfo_t* info, void*) {
   heading.write_to(STDERR_FILENO);
   backtrace_symbols_fd(frames, depth, STDERR_FILENO);
   write_last_words();
+  if (void (*farewell)(int) = g_farewell.load(std::memory_order_acquire)) farewell(128 + signo);
   // The default action, with the signal's own status: the process ends here.
   signal(signo, SIG_DFL);
   raise(signo);
@@ -215,6 +217,10 @@ void set_ending(int code) { g_ending.store(code, std::memory_order_release); }
 
 void set_last_words(void (*last_words)()) {
   g_last_words.store(last_words, std::memory_order_release);
+}
+
+void set_farewell(void (*farewell)(int status)) {
+  g_farewell.store(farewell, std::memory_order_release);
 }
 
 void enter_thread(int rank) {

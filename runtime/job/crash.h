@@ -40,6 +40,14 @@ void leave_thread();
 // job. Null (the default) writes nothing.
 void set_last_words(void (*last_words)());
 
+// Across processes, what the handler calls after the last words, with the
+// status the process ends with: it tells the other processes, so that they
+// write their parts of the trace and statistics before the launcher ends
+// them (Process: its watchdog thread sends the notice, net/abort_notice.h).
+// It must be async-signal-safe and return within a few seconds. Null (the
+// default) tells nobody.
+void set_farewell(void (*farewell)(int status));
+
 // The job is ending with exit status `code`, its cause reported: a
 // std::terminate from now on is a rank that the abort unwound out of a
 // noexcept destructor, and the process ends with `code` (after its last

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <numeric>
 #include <optional>
 #include <typeinfo>
@@ -188,6 +189,17 @@ void Process::abort_heard(int from, int code, AbortNotice& notice) {
   notice.acknowledge(from);
 }
 
+void Process::crash_farewell(int status) {
+  // Only atomics and nanosleep: this runs in a signal handler. The watchdog
+  // looks at least every 100 ms (its tick).
+  crash_status_.store(status, std::memory_order_release);
+  const timespec tick{0, 10 * 1000 * 1000};
+  for (int waited_ms = 0; waited_ms < (kAbortNoticeSeconds + 0.5) * 1000; waited_ms += 10) {
+    if (crash_told_.load(std::memory_order_acquire)) return;
+    nanosleep(&tick, nullptr);
+  }
+}
+
 void Process::rank_main(int index, const RankMain& entry, int argc, char** argv) {
   Rank& self = *ranks_[static_cast<size_t>(index)];
   const int world = world_rank(index);
@@ -268,10 +280,15 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
   crash::set_ending(0);  // a job before this one in the process may have aborted
   // A crash still leaves the trace and statistics asked for (crash.h: in a
   // forked child, so whatever the crash broke cannot hang the job).
-  if (config_.stats || !config_.trace_path.empty())
+  if (config_.stats || !config_.trace_path.empty()) {
     crash::set_last_words([] {
       if (Process* p = Process::running()) p->observe_end(true);
     });
+    if (cluster_ && cluster_->abort_notice())
+      crash::set_farewell([](int status) {
+        if (Process* p = Process::running()) p->crash_farewell(status);
+      });
+  }
   running_.store(size(), std::memory_order_relaxed);
   // Relaxed: the rank threads are started below, which orders it before them.
   abort_.unsettled.store(size(), std::memory_order_relaxed);
@@ -293,6 +310,7 @@ int Process::run(const RankMain& entry, int argc, char** argv) {
   if (config_.stats && config_.stats_path.empty()) print_settings();
   stop_sampling();
   crash::set_last_words(nullptr);
+  crash::set_farewell(nullptr);
   observe_end(aborted());
   {
     std::lock_guard<std::mutex> lock(watchdog_mutex_);
@@ -393,6 +411,16 @@ void Process::watchdog() {
       for (int i = 0; i < size_; ++i) parked += peers_.parker(i).announced() ? 1 : 0;
       const std::int64_t queued = observers_->queued_messages().load(std::memory_order_relaxed);
       observers_->sample(parked, queued > 0 ? static_cast<std::uint64_t>(queued) : 0);
+    }
+    if (notice && crash_status_.load(std::memory_order_acquire) != 0 &&
+        !crash_told_.load(std::memory_order_relaxed)) {
+      // A rank crashed; its handler waits in crash_farewell.
+      lock.unlock();
+      notice->tell_all(crash_status_.load(std::memory_order_relaxed));
+      notice->await_acknowledgements(kAbortNoticeSeconds);
+      crash_told_.store(true, std::memory_order_release);
+      lock.lock();
+      continue;
     }
     if (notice && !aborted()) {
       if (const std::optional<AbortNotice::Heard> heard = notice->heard()) {

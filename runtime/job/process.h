@@ -116,6 +116,9 @@ class Process {
   // unwind as on an abort of its own, and it writes its part of the trace
   // and statistics and says so; the aborting process's MPI_Abort ends it.
   void abort_heard(int from, int code, AbortNotice& notice);
+  // A rank crashed (crash::set_farewell, in its signal handler): has the
+  // watchdog tell the other processes, and waits boundedly until it has.
+  void crash_farewell(int status);
   std::string deadlock_report();
   void print_settings() const;
   // Writes the trace and statistics (Observers::finish).
@@ -153,6 +156,10 @@ class Process {
   // processes, where every process aborts and has written its part already:
   // then none is told (AbortNotice).
   std::atomic<bool> every_process_aborts_{false};
+  // A crash's status for the watchdog to tell the other processes, and
+  // whether it has (crash_farewell).
+  std::atomic<int> crash_status_{0};
+  std::atomic<bool> crash_told_{false};
   std::atomic<int> exit_code_{0};  // first non-zero status returned after finalize
 
   // watchdog
