@@ -40,7 +40,8 @@ suites:
                               and the 8 B message rate of 4 pairs across 2
                               processes of 4 ranks, and the barrier and 8 B and
                               1 KiB allreduce over them, against Open MPI's 8
-                              processes
+                              processes; and the same collectives over 2
+                              processes x 2 ranks against 4 ranks in one process
   coll [--quick] [--rounds N] [--plot]
                               allreduce (8 B to 1 MiB), barrier, bcast, reduce and
                               alltoall: Pure against Open MPI, alternating within one
@@ -364,6 +365,14 @@ p2p_suite() {
       bench_run "$dir" "coll-mpi.$r" impl=mpi bench=coll ranks=8 "round=$r" -- \
         mpirun -np 8 --oversubscribe --bind-to none "${ompi_args[@]}" \
         "$build/bench/bench_coll_mpi" --small "${args[@]}"
+      # What crossing processes costs a collective on one host: 4 ranks
+      # as 2 processes x 2, against the same 4 in one process.
+      printf ', 2 x 2 against 1 x 4' >&2
+      bench_run "$dir" "split-procs.$r" impl=procs bench=coll-split ranks=4 "round=$r" -- \
+        env "${ompi_env[@]}" "$pure_root/tools/purerun" -n 4 --ranks-per-proc 2 \
+        "$build/bench/bench_coll_pure" --small "${args[@]}"
+      bench_run "$dir" "split-one.$r" impl=one bench=coll-split ranks=4 "round=$r" -- \
+        "$pure_root/tools/purerun" -n 4 "$build/bench/bench_coll_pure" --small "${args[@]}"
     fi
     printf '\n' >&2
   done

@@ -75,6 +75,8 @@ TARGETS = (
            "8 B allreduce over 2 processes x 4 ranks >= 2x faster than Open MPI's 8 processes"),
     Target("internode", "2x4", "barrier", 0, None, 2.0, True,
            "barrier over 2 processes x 4 ranks >= 2x faster than Open MPI's 8 processes"),
+    Target("internode", "2x2", "barrier", 0, ("<=", 5.0), None, False,
+           "barrier over 2 processes x 2 ranks within 5x of 4 ranks in one process"),
     Target("coll", "own cores", "allreduce", 8, None, 2.5, True,
            "8 B allreduce >= 2.5x faster than Open MPI"),
     Target("coll", "own cores", "barrier", 0, None, 2.5, True,
@@ -417,11 +419,37 @@ def report_internode_coll(ctx, runs, out):
                 t.text, p, m, m / p, q, verdict(t, p, m / p, q))
 
 
+def report_split_procs(ctx, runs, out):
+    """The internode suite's 2 processes x 2 ranks against 1 process x 4."""
+    best, val, rows, _ = coll_data(runs)
+    for n in sorted(rows):
+        out()
+        out("Collectives over %d ranks on one host: 2 processes x %d ranks (purerun --ranks-per-proc"
+            " %d)\nagainst %d ranks in one process; us per call, cost = 2 processes / 1 process",
+            n, n // 2, n // 2, n)
+        out("| %-9s | %8s | %12s | %12s | %8s | %8s |", "op", "size", "2 processes", "1 process",
+            "cost", "paired")
+        for op, b in rows[n]:
+            p, o = best.get((n, "procs", op, b), 0), best.get((n, "one", op, b), 0)
+            within = [val[n, "procs", op, b, r] / val[n, "one", op, b, r]
+                      for r in range(1, ctx.rounds + 1)
+                      if val.get((n, "one", op, b, r)) and (n, "procs", op, b, r) in val]
+            out("| %-9s | %8s | %12.3f | %12.3f | %7.2fx | %7.2fx |", op, coll_size_label(op, b),
+                p, o, ratio(p, o), median(within))
+        for t in targets("internode", "2x2"):
+            p, o = best.get((n, "procs", t.measure, t.size)), best.get((n, "one", t.measure, t.size))
+            if p is None or o is None or o <= 0:
+                continue
+            out("Target: %s: %.3f us against %.3f us, %.1fx -> %s", t.text, p, o, p / o,
+                verdict(t, p / o))
+
+
 def report_p2p(ctx, runs, out):
     inter = ctx["suite"] == "internode"
     rates = [r for r in runs if r.note.get("bench") == "msgrate"]
     colls = [r for r in runs if r.note.get("bench") == "coll"]
-    runs = [r for r in runs if r.note.get("bench") not in ("msgrate", "coll")]
+    splits = [r for r in runs if r.note.get("bench") == "coll-split"]
+    runs = [r for r in runs if r.note.get("bench") not in ("msgrate", "coll", "coll-split")]
     typed = runs
     runs = [r for r in runs if r.impl != "typed"]
     best, val = p2p_data(runs)
@@ -464,6 +492,7 @@ def report_p2p(ctx, runs, out):
         out("%s -> %s", line, verdict(t, p, r, q))
     report_msgrate(ctx, rates, out)
     report_internode_coll(ctx, colls, out)
+    report_split_procs(ctx, splits, out)
     report_typed(ctx, typed, out)
     return 0
 
