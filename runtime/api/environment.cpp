@@ -10,6 +10,8 @@
 #include "api/windows.h"
 #include "collectives/call_log.h"
 #include "composite/route.h"
+#include "job/process.h"
+#include "net/hierarchical.h"
 
 // Declared in pure/mpi_names.h, whose start-up constructor must not be part
 // of the runtime itself.
@@ -113,7 +115,15 @@ int pure_finalize(void) {
     // after (with any exit status) never cuts short another's work before
     // its finalize (job/process.cpp decides the job's status at the end).
     Comm& world = *c.rank.comm(PURE_COMM_WORLD);
-    route::barrier(c.rank.member(), world, "pure_finalize");
+    if (world.spans_processes()) {
+      // The processes meet on the runtime's own communicator: on the
+      // world's, a program's collective against this finalize would meet
+      // it inside MPI (an error there, or a barrier passed by mistake).
+      coll::record_call(world, "pure_finalize");
+      hier::barrier_among(c.rank.member(), world, "pure_finalize", *c.rank.process().service_net());
+    } else {
+      route::barrier(c.rank.member(), world, "pure_finalize");
+    }
     // The symmetric heap goes (collective; no rank uses it after the barrier).
     c.rank.onesided().free_heap("pure_finalize");
     // Every rank's last calls on the world are logged now: a mismatch that

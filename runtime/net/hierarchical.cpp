@@ -243,11 +243,15 @@ const void* combine(Stage& s, const Reduction& red, const ReduceArgs& a,
 }  // namespace
 
 void barrier(coll::Member& member, Comm& comm, const char* call) {
+  barrier_among(member, comm, call, net_of(comm));
+}
+
+void barrier_among(coll::Member& member, Comm& comm, const char* call, const CommNet& among) {
   Stage s(member, comm, call);
   coll::barrier(member, s.local, call);
   if (s.leader) {
     MPI_Request req;
-    mpi_check(MPI_Ibarrier(s.net.coll, &req), "MPI_Ibarrier");
+    mpi_check(MPI_Ibarrier(among.coll, &req), "MPI_Ibarrier");
     s.wait(req);
   }
   int done = 0;

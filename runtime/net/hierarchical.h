@@ -14,11 +14,17 @@
 
 namespace pure {
 class Cluster;
+struct CommNet;
 }
 
 namespace pure::hier {
 
 void barrier(coll::Member& member, Comm& comm, const char* call);
+// A barrier whose processes meet on `among`'s MPI communicator instead of
+// comm's: pure_finalize's, which no collective of the program may meet
+// (then a program whose ranks call a collective against finalize ends in a
+// deadlock report naming both calls, not in an error inside MPI).
+void barrier_among(coll::Member& member, Comm& comm, const char* call, const CommNet& among);
 void bcast(coll::Member& member, Comm& comm, const char* call, void* buf, std::size_t count,
            const Datatype& type, int root);
 void reduce(coll::Member& member, Comm& comm, const coll::ReduceArgs& a, int root);

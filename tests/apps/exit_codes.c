@@ -18,6 +18,9 @@
  *               others' work short)
  *   mismatch    rank 0 calls pure_bcast where the others call pure_allreduce;
  *               exit PURE_ERR_OTHER (16), both calls named
+ *   againstfinalize  rank 0 calls pure_barrier where the others finalize;
+ *               across processes, a deadlock report naming both (exit 16)
+ *   windowfinalize  rank 0 makes a window where the others finalize; the same
  *   segv, fpe, bus, assert, overflow
  *               the last rank crashes (a null write, an integer division by
  *               zero, a read past the end of a truncated mapping, a failed
@@ -133,6 +136,18 @@ int pure_main(int argc, char** argv) {
     else
       pure_allreduce(&x, &sum, 1, PURE_INT, PURE_SUM, PURE_COMM_WORLD);
     pure_finalize();
+    return 0;
+  }
+  if (strcmp(mode, "againstfinalize") == 0 || strcmp(mode, "windowfinalize") == 0) {
+    if (rank == 0 && mode[0] == 'a') {
+      pure_barrier(PURE_COMM_WORLD);
+    } else if (rank == 0) {
+      void* base = NULL;
+      PURE_Win win;
+      pure_win_allocate(64, 1, PURE_INFO_NULL, PURE_COMM_WORLD, &base, &win);
+    }
+    pure_finalize();
+    fprintf(stderr, "exit_codes: rank %d finalized against a collective\n", rank);
     return 0;
   }
   if (strcmp(mode, "deadlock") == 0) {
