@@ -316,13 +316,37 @@ coll_launch() {
 
 # ------------------------------------------------------------------ p2p
 
+# The benchmarks built against MPICH (build-mpich/, as tools/test.sh makes it,
+# with the benchmarks on): Pure over MPICH and MPICH itself. Sets mpich_build,
+# or leaves it empty (with a note) where MPICH is not installed.
+build_mpich_bench() {
+  mpich_build=
+  if ! command -v mpicc.mpich >/dev/null || ! command -v mpiexec.mpich >/dev/null; then
+    echo "bench: MPICH is not installed: its runs are left out" >&2
+    return
+  fi
+  local dir=$pure_root/build-mpich
+  echo "bench: building the benchmarks against MPICH in $dir" >&2
+  # The tree's own settings but the benchmarks (tools/test.sh's mpich_build):
+  # no link-time optimisation of the runtime, so Pure's side here is a little
+  # slower than the Release tree's.
+  if ! pure_build_step "" cmake -S "$pure_root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DPURE_MPI=mpich -DPURE_BUILD_BENCH=ON -DPURE_BUILD_APPS=OFF -DPURE_BUILD_TRANSLATOR=OFF \
+    -DPURE_LTO=OFF ||
+    ! pure_build_step "" cmake --build "$dir" -j2 --target bench_p2p_pure bench_p2p_mpi \
+      bench_msgrate_pure bench_msgrate_mpi bench_coll_pure bench_coll_mpi; then
+    die "building the benchmarks against MPICH failed"
+  fi
+  mpich_build=$dir
+}
+
 # p2p_suite NAME INTER [options]: the point-to-point benchmark, Pure and Open
 # MPI alternating. INTER=0: Pure's 2 ranks are threads of one process;
 # INTER=1: one rank in each of 2 processes, so its messages go through Open
 # MPI too, with the same transport (mpirun's --mca options passed on as
 # OMPI_MCA_* variables, since purerun runs mpirun itself).
 p2p_suite() {
-  local name=$1 inter=$2 rounds quick plot threshold
+  local name=$1 inter=$2 rounds quick plot threshold mpich_build=
   shift 2
   suite_options "$name" 5 3 quick rounds plot -- "$@"
   local args=() dir
@@ -333,6 +357,7 @@ p2p_suite() {
   local pure=("$pure_root/tools/purerun" -n 2 --bind core) r
   if [ "$inter" = 1 ]; then
     pure=(env "${ompi_env[@]}" "$pure_root/tools/purerun" -n 2 --ranks-per-proc 1 --bind core)
+    build_mpich_bench
   fi
   for ((r = 1; r <= rounds; ++r)); do
     printf 'bench: round %d/%d: Pure' "$r" "$rounds" >&2
@@ -373,6 +398,26 @@ p2p_suite() {
         "$build/bench/bench_coll_pure" --small "${args[@]}"
       bench_run "$dir" "split-one.$r" impl=one bench=coll-split ranks=4 "round=$r" -- \
         "$pure_root/tools/purerun" -n 4 "$build/bench/bench_coll_pure" --small "${args[@]}"
+      if [ -n "$mpich_build" ]; then
+        # The same pairs over MPICH: Pure on MPICH against MPICH itself.
+        printf ', over MPICH: Pure' >&2
+        bench_run "$dir" "mpich-pure.$r" impl=pure mpi=mpich "round=$r" -- \
+          "$pure_root/tools/purerun" -n 2 --ranks-per-proc 1 --bind core \
+          "$mpich_build/bench/bench_p2p_pure" "${args[@]}"
+        bench_run "$dir" "mpich-rate-pure.$r" impl=pure mpi=mpich bench=msgrate ranks=8 \
+          "round=$r" -- "$pure_root/tools/purerun" -n 8 --ranks-per-proc 4 \
+          "$mpich_build/bench/bench_msgrate_pure" "${args[@]}"
+        bench_run "$dir" "mpich-coll-pure.$r" impl=pure mpi=mpich bench=coll ranks=8 \
+          "round=$r" -- "$pure_root/tools/purerun" -n 8 --ranks-per-proc 4 \
+          "$mpich_build/bench/bench_coll_pure" --small "${args[@]}"
+        printf ', MPICH' >&2
+        bench_run "$dir" "mpich.$r" impl=mpi mpi=mpich "round=$r" -- \
+          mpiexec.mpich -n 2 -bind-to core "$mpich_build/bench/bench_p2p_mpi" "${args[@]}"
+        bench_run "$dir" "mpich-rate.$r" impl=mpi mpi=mpich bench=msgrate ranks=8 "round=$r" -- \
+          mpiexec.mpich -n 8 "$mpich_build/bench/bench_msgrate_mpi" "${args[@]}"
+        bench_run "$dir" "mpich-coll.$r" impl=mpi mpi=mpich bench=coll ranks=8 "round=$r" -- \
+          mpiexec.mpich -n 8 "$mpich_build/bench/bench_coll_mpi" --small "${args[@]}"
+      fi
     fi
     printf '\n' >&2
   done

@@ -370,7 +370,7 @@ def report_typed(ctx, runs, out, ranks=None):
             cost(kind, f, t), paired)
 
 
-def report_msgrate(ctx, runs, out):
+def report_msgrate(ctx, runs, out, lib="Open MPI"):
     """The message-rate rows of the internode suite (bench/msgrate.c)."""
     rate = {}
     for run in runs:
@@ -385,26 +385,26 @@ def report_msgrate(ctx, runs, out):
     paired = within[len(within) // 2] if within else 0
     out()
     out("Message rate, 4 pairs each streaming 8 B messages (windows of 64, then an ack) across\n"
-        "processes: Pure 2 processes x 4 ranks, Open MPI 8 processes (--oversubscribe), 2 cores")
-    out("| %10s | %10s | %8s | %8s |", "Pure", "Open MPI", "ratio", "paired")
+        "processes: Pure 2 processes x 4 ranks, %s 8 processes, 2 cores", lib)
+    out("| %10s | %10s | %8s | %8s |", "Pure", lib, "ratio", "paired")
     r = ratio(best["pure"], best["mpi"])
     out("| %8.2f M | %8.2f M | %7.2fx | %7.2fx |", best["pure"] / 1e6, best["mpi"] / 1e6, r,
         paired)
     for t in targets("internode", "2x4"):
         if t.measure == "msgrate":
-            out("Target: %s: %.2fx (same-round median %.2fx) -> %s", t.text, r, paired,
-                verdict(t, best["pure"], r, paired))
+            out("Target: %s: %.2fx (same-round median %.2fx) -> %s", t.text.replace("Open MPI", lib),
+                r, paired, verdict(t, best["pure"], r, paired))
 
 
-def report_internode_coll(ctx, runs, out):
+def report_internode_coll(ctx, runs, out, lib="Open MPI"):
     """The collective rows of the internode suite (bench/coll.c --small)."""
     best, val, rows, _ = coll_data(runs)
     for n in sorted(rows):
         out()
         out("Collectives over %d ranks: Pure 2 processes x %d ranks (purerun --ranks-per-proc %d),\n"
-            "Open MPI %d processes (--oversubscribe --bind-to none); us per call, ratio = Open MPI"
-            " / Pure", n, n // 2, n // 2, n)
-        out("| %-9s | %8s | %10s | %10s | %8s | %8s |", "op", "size", "Pure", "Open MPI", "ratio",
+            "%s %d processes (unbound); us per call, ratio = %s / Pure", n, n // 2, n // 2, lib, n,
+            lib)
+        out("| %-9s | %8s | %10s | %10s | %8s | %8s |", "op", "size", "Pure", lib, "ratio",
             "paired")
         for op, b in rows[n]:
             p, m = best.get((n, "pure", op, b), 0), best.get((n, "mpi", op, b), 0)
@@ -415,8 +415,30 @@ def report_internode_coll(ctx, runs, out):
             if p is None or m is None or p <= 0:
                 continue
             q = coll_paired(val, ctx.rounds, n, t.measure, t.size)
-            out("Target: %s: Pure %.3f us, Open MPI %.3f us, %.2fx (same-round median %.2fx) -> %s",
-                t.text, p, m, m / p, q, verdict(t, p, m / p, q))
+            out("Target: %s: Pure %.3f us, %s %.3f us, %.2fx (same-round median %.2fx) -> %s",
+                t.text.replace("Open MPI", lib), p, lib, m, m / p, q, verdict(t, p, m / p, q))
+
+
+def report_over_mpich(ctx, runs, out):
+    """The internode suite's runs over MPICH: Pure on MPICH against MPICH."""
+    if not runs:
+        return
+    pairs = [r for r in runs if not r.note.get("bench")]
+    best, val = p2p_data(pairs)
+    out()
+    out("Over MPICH (build-mpich/, its runtime without LTO): Pure with one rank in each of 2 processes against MPICH's 2\n"
+        "processes (mpiexec.mpich -bind-to core); best of %d rounds, ratio > 1 means Pure is faster",
+        ctx.rounds)
+    out("| %-4s | %8s | %10s | %10s | %8s | %8s |", "kind", "size", "Pure", "MPICH", "ratio",
+        "paired")
+    for kind in ("lat", "bw"):
+        for b in sorted({k[2] for k in best if k[0] == kind}):
+            p, m = best.get((kind, "pure", b), 0), best.get((kind, "mpi", b), 0)
+            out("| %-4s | %8s | %10.3f | %10.3f | %7.2fx | %7.2fx |", kind, label(b), p, m,
+                ratio(m, p) if kind == "lat" else ratio(p, m),
+                p2p_paired(val, ctx.rounds, kind, b))
+    report_msgrate(ctx, [r for r in runs if r.note.get("bench") == "msgrate"], out, "MPICH")
+    report_internode_coll(ctx, [r for r in runs if r.note.get("bench") == "coll"], out, "MPICH")
 
 
 def report_split_procs(ctx, runs, out):
@@ -446,6 +468,8 @@ def report_split_procs(ctx, runs, out):
 
 def report_p2p(ctx, runs, out):
     inter = ctx["suite"] == "internode"
+    over_mpich = [r for r in runs if r.note.get("mpi") == "mpich"]
+    runs = [r for r in runs if r.note.get("mpi") != "mpich"]
     rates = [r for r in runs if r.note.get("bench") == "msgrate"]
     colls = [r for r in runs if r.note.get("bench") == "coll"]
     splits = [r for r in runs if r.note.get("bench") == "coll-split"]
@@ -493,6 +517,7 @@ def report_p2p(ctx, runs, out):
     report_msgrate(ctx, rates, out)
     report_internode_coll(ctx, colls, out)
     report_split_procs(ctx, splits, out)
+    report_over_mpich(ctx, over_mpich, out)
     report_typed(ctx, typed, out)
     return 0
 
