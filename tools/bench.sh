@@ -40,8 +40,11 @@ suites:
                               and the 8 B message rate of 4 pairs across 2
                               processes of 4 ranks, and the barrier and 8 B and
                               1 KiB allreduce over them, against Open MPI's 8
-                              processes; and the same collectives over 2
-                              processes x 2 ranks against 4 ranks in one process
+                              processes; the same collectives over 2
+                              processes x 2 ranks against 4 ranks in one
+                              process; and, where MPICH is installed, the pairs,
+                              rate and collectives over MPICH against MPICH
+                              (build-mpich/, benchmarks built there)
   coll [--quick] [--rounds N] [--plot]
                               allreduce (8 B to 1 MiB), barrier, bcast, reduce and
                               alltoall: Pure against Open MPI, alternating within one
