@@ -64,10 +64,6 @@ PartitionedSend::PartitionedSend(Endpoint& p2p, std::shared_ptr<PartitionedChann
 }
 
 PartitionedSend::~PartitionedSend() {
-  // Release: pairs with the receiver's acquire load when it takes the
-  // channel (it then drops it).
-  if (!proc_null_ && !completed_round_)
-    channel_->sender_freed.store(true, std::memory_order_release);
   if (!setup_) return;
   if (p2p_.test(setup_))
     p2p_.free_request(setup_);
@@ -120,7 +116,6 @@ bool PartitionedSend::advance(Request& r) {
   }
   for (; done_ < partitions_; ++done_)
     if (!channel_->in_place(done_, round_, started, true)) return false;
-  completed_round_ = true;
   return true;
 }
 
@@ -128,14 +123,9 @@ bool PartitionedSend::advance(Request& r) {
 
 PartitionedRecv::PartitionedRecv(Endpoint& p2p, Parker& me, Args args, const Comm& twin,
                                  int source_world)
-    : p2p_(p2p),
-      me_(me),
-      args_(std::move(args)),
-      twin_(twin),
-      source_world_(source_world),
-      proc_null_(source_world == PURE_PROC_NULL) {
+    : p2p_(p2p), me_(me), args_(std::move(args)), proc_null_(source_world == PURE_PROC_NULL) {
   if (proc_null_) return;
-  setup_ = p2p_.irecv(&handoff_, sizeof handoff_, handoff_type(), source_world_, twin_,
+  setup_ = p2p_.irecv(&handoff_, sizeof handoff_, handoff_type(), source_world, twin,
                       handoff_tag(args_.tag));
 }
 
@@ -150,19 +140,12 @@ PartitionedRecv::~PartitionedRecv() {
 }
 
 bool PartitionedRecv::attach() {
-  for (;;) {
-    if (!setup_ || !p2p_.test(setup_)) return false;
-    p2p_.free_request(setup_);
-    setup_ = nullptr;
-    auto* held = reinterpret_cast<std::shared_ptr<PartitionedChannel>*>(handoff_);
-    channel_ = std::move(*held);
-    delete held;
-    if (!channel_->sender_freed.load(std::memory_order_acquire)) break;
-    // A send freed before it matched: the next sender's message is ours.
-    channel_.reset();
-    setup_ = p2p_.irecv(&handoff_, sizeof handoff_, handoff_type(), source_world_, twin_,
-                        handoff_tag(args_.tag));
-  }
+  if (!setup_ || !p2p_.test(setup_)) return false;
+  p2p_.free_request(setup_);
+  setup_ = nullptr;
+  auto* held = reinterpret_cast<std::shared_ptr<PartitionedChannel>*>(handoff_);
+  channel_ = std::move(*held);
+  delete held;
   PartitionedChannel& ch = *channel_;
   ch.recv_buf = args_.buf;
   ch.recv_count = args_.count;

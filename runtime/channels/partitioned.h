@@ -8,13 +8,12 @@
 // the receiver's receive takes it. So inits match in the order MPI gives
 // them: per source, tag and communicator, in the order they were called.
 //
-// A request freed before it matched takes no part in matching: a receive
-// freed first cancels its posted receive, so its sender's message goes to
-// the next receive of that source, tag and communicator; a send freed
-// before its receiver's round ever started marks its channel, and the
-// receive that takes a marked channel drops it and takes the next. (A
-// sender's round completes only once its receiver took the channel, so a
-// send freed after a round never marks one that matters.)
+// Known limit: a receive freed before its sender's message came cancels
+// its posted receive, so that message stays unreceived, and a later
+// partitioned receive of the same source, tag and communicator takes it
+// (it then waits for a sender that is gone: a deadlock report, not wrong
+// data). Pairs freed without a start, then re-made on the same tag, meet
+// it; counting inits per source and tag on both sides would close it.
 //
 // Rounds. Every pure_start on either side begins that side's next round
 // (1, 2, ...); round r of the sender pairs with round r of the receiver.
@@ -86,9 +85,6 @@ struct PartitionedChannel {
   // (release) with recv_round, and neither side copies.
   std::atomic<std::uint64_t> recv_round{0};
   std::atomic<bool> mismatch{false};
-  // The sender freed its request before any of its rounds completed
-  // (release; the receiver reads it, acquire, when it takes the channel).
-  std::atomic<bool> sender_freed{false};
   std::unique_ptr<Partition[]> parts;
 
   std::size_t bytes() const { return send_partition_bytes * static_cast<std::size_t>(send_partitions); }
@@ -126,7 +122,6 @@ class PartitionedSend final : public Operation {
   Request* setup_ = nullptr;  // the send of the channel's address
   std::uint64_t round_ = 0;
   int done_ = 0;  // partitions 0 .. done_-1 are copied in this round
-  bool completed_round_ = false;  // some round completed (the receiver took the channel)
   std::string why_;
 };
 
@@ -170,8 +165,6 @@ class PartitionedRecv final : public Operation {
   Endpoint& p2p_;
   Parker& me_;
   Args args_;
-  const Comm& twin_;
-  int source_world_;
   bool proc_null_;
   Request* setup_ = nullptr;  // the receive of the channel's address
   std::uintptr_t handoff_ = 0;  // what it receives
