@@ -306,7 +306,10 @@ void Observers::write_stats(const std::vector<std::string>& parts, int only_proc
 }
 
 void Observers::finish(bool aborting, const std::vector<PURE_Task_stats>& tasks,
-                       PURE_Task_stats helpers) {
+                       PURE_Task_stats helpers, bool unless_gathering) {
+  // Relaxed: a gather seen late costs the caller a wait that the aborting
+  // process's MPI_Abort ends (AbortNotice), nothing more.
+  if (unless_gathering && gathering_.load(std::memory_order_relaxed)) return;
   std::lock_guard<std::mutex> once(finish_mutex_);
   if (finished_ || (!tracing() && !counting())) return;
   finished_ = true;
@@ -314,6 +317,7 @@ void Observers::finish(bool aborting, const std::vector<PURE_Task_stats>& tasks,
   // cannot gather (the other processes are not listening): each process
   // then writes its own part next to the file, named by its number.
   const bool gather = cluster_ && !aborting;
+  gathering_.store(gather, std::memory_order_relaxed);
   if (tracing()) {
     std::string part = trace_part();
     if (gather) {

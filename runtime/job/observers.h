@@ -55,8 +55,11 @@ class Observers {
   // The job ended (every rank and helper thread has stopped, unless
   // `aborting`): writes the trace and prints or writes the statistics, once.
   // `tasks`: each rank's task counters (the scheduler's), by local index;
-  // `helpers`: the helper threads' together.
-  void finish(bool aborting, const std::vector<PURE_Task_stats>& tasks, PURE_Task_stats helpers);
+  // `helpers`: the helper threads' together. `unless_gathering`: nothing
+  // when another thread is gathering the processes' parts (an abort heard
+  // from another process: that gather never completes).
+  void finish(bool aborting, const std::vector<PURE_Task_stats>& tasks, PURE_Task_stats helpers,
+              bool unless_gathering = false);
 
  private:
   std::string trace_part() const;    // this process's events, as JSON array elements
@@ -82,6 +85,7 @@ class Observers {
   // the job (AbortNotice), and again as the process ends; the second waits
   // for the first to have written.
   std::mutex finish_mutex_;
+  std::atomic<bool> gathering_{false};  // a finish is gathering the processes' parts
   bool finished_ = false;
 };
 

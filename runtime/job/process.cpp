@@ -120,10 +120,10 @@ void Process::stop_sampling() {
   sampling_ = false;
 }
 
-void Process::observe_end(bool aborting) {
+void Process::observe_end(bool aborting, bool unless_gathering) {
   std::vector<PURE_Task_stats> tasks;
   for (int i = 0; i < size_; ++i) tasks.push_back(scheduler_->worker(i).stats());
-  observers_->finish(aborting, tasks, scheduler_->helper_stats());
+  observers_->finish(aborting, tasks, scheduler_->helper_stats(), unless_gathering);
 }
 
 Process* Process::running() { return g_running.load(std::memory_order_acquire); }
@@ -161,10 +161,8 @@ void Process::abort(int code, const std::string& message) {
       // Then the other processes write theirs (MPI_Abort kills them before
       // they would hear of the abort otherwise), boundedly.
       AbortNotice* notice = cluster_->abort_notice();
-      if (notice && !every_process_aborts_.load(std::memory_order_relaxed)) {
-        notice->tell_all(code);
-        notice->await_acknowledgements(kAbortNoticeSeconds);
-      }
+      if (notice && !every_process_aborts_.load(std::memory_order_relaxed))
+        notice->tell_all(code, kAbortNoticeSeconds);
     }
     cluster_->abort(code);
   }
@@ -185,7 +183,11 @@ void Process::abort_heard(int from, int code, AbortNotice& notice) {
   // As in abort: the ranks stop recording before the trace is read.
   for (int i = 0; i < 500 && running_.load(std::memory_order_acquire) > 0; ++i) usleep(1000);
   stop_sampling();
-  observe_end(true);
+  // Waits for a write under way, but not for a gather of the processes'
+  // parts (the ranks here ended before the notice came), which the aborting
+  // process never joins: this part is lost then, and the aborting process
+  // is not kept waiting.
+  observe_end(true, /*unless_gathering=*/true);
   notice.acknowledge(from);
 }
 
@@ -414,10 +416,12 @@ void Process::watchdog() {
     }
     if (notice && crash_status_.load(std::memory_order_acquire) != 0 &&
         !crash_told_.load(std::memory_order_relaxed)) {
-      // A rank crashed; its handler waits in crash_farewell.
+      // A rank crashed; its handler waits in crash_farewell. A process
+      // ending already (its own abort, or another's it heard of) has told,
+      // or been told, and the others wrote or are writing.
       lock.unlock();
-      notice->tell_all(crash_status_.load(std::memory_order_relaxed));
-      notice->await_acknowledgements(kAbortNoticeSeconds);
+      if (!aborted())
+        notice->tell_all(crash_status_.load(std::memory_order_relaxed), kAbortNoticeSeconds);
       crash_told_.store(true, std::memory_order_release);
       lock.lock();
       continue;

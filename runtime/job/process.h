@@ -122,7 +122,7 @@ class Process {
   std::string deadlock_report();
   void print_settings() const;
   // Writes the trace and statistics (Observers::finish).
-  void observe_end(bool aborting);
+  void observe_end(bool aborting, bool unless_gathering = false);
   void stop_sampling();  // before the trace is read: the watchdog's samples end
 
   Config config_;

@@ -36,9 +36,8 @@ std::optional<AbortNotice::Heard> AbortNotice::heard() {
   return Heard{status.MPI_SOURCE, incoming_};
 }
 
-void AbortNotice::tell_all(int code) {
-  if (told_) return;
-  told_ = true;
+void AbortNotice::tell_all(int code, double seconds) {
+  if (told_.exchange(true, std::memory_order_relaxed)) return;
   outgoing_ = code;
   for (int p = 0; p < procs_; ++p) {
     if (p == me_) continue;
@@ -47,24 +46,15 @@ void AbortNotice::tell_all(int code) {
     mpi_check(MPI_Isend(&outgoing_, 1, MPI_INT, p, kNoticeTag, comm_, &req), "MPI_Isend");
     mpi_check(MPI_Request_free(&req), "MPI_Request_free");
   }
-}
-
-void AbortNotice::acknowledge(int to) {
-  static const int ack = 0;
-  MPI_Request req = MPI_REQUEST_NULL;
-  mpi_check(MPI_Isend(&ack, 1, MPI_INT, to, kAckTag, comm_, &req), "MPI_Isend");
-  mpi_check(MPI_Request_free(&req), "MPI_Request_free");
-}
-
-void AbortNotice::await_acknowledgements(double seconds) {
+  // Each process acknowledges once it has written its part.
   acks_.assign(static_cast<std::size_t>(procs_), 0);
   std::vector<MPI_Request> reqs;
   for (int p = 0; p < procs_; ++p) {
     if (p == me_) continue;
     reqs.push_back(MPI_REQUEST_NULL);
-    mpi_check(
-        MPI_Irecv(&acks_[static_cast<std::size_t>(p)], 1, MPI_INT, p, kAckTag, comm_, &reqs.back()),
-        "MPI_Irecv");
+    mpi_check(MPI_Irecv(&acks_[static_cast<std::size_t>(p)], 1, MPI_INT, p, kAckTag, comm_,
+                        &reqs.back()),
+              "MPI_Irecv");
   }
   // Left posted if some never come: MPI_Abort follows.
   for (int i = 0; i < static_cast<int>(seconds * 1000); ++i) {
@@ -74,6 +64,13 @@ void AbortNotice::await_acknowledgements(double seconds) {
     if (all) return;
     usleep(1000);
   }
+}
+
+void AbortNotice::acknowledge(int to) {
+  static const int ack = 0;
+  MPI_Request req = MPI_REQUEST_NULL;
+  mpi_check(MPI_Isend(&ack, 1, MPI_INT, to, kAckTag, comm_, &req), "MPI_Isend");
+  mpi_check(MPI_Request_free(&req), "MPI_Request_free");
 }
 
 }  // namespace pure

@@ -13,6 +13,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <optional>
 #include <vector>
 
@@ -33,12 +34,13 @@ class AbortNotice {
   };
   // A notice, once one came (then no other is looked for).
   std::optional<Heard> heard();
-  // Sends the notice of an abort with `code` to every other process.
-  void tell_all(int code);
+  // Sends the notice of an abort with `code` to every other process, then
+  // waits until each acknowledged, or `seconds` passed. Once per process:
+  // a later call (another thread aborting too, a crash while aborting)
+  // returns at once.
+  void tell_all(int code, double seconds);
   // Tells the aborting process `to` that this one has written its part.
   void acknowledge(int to);
-  // Waits until every other process acknowledged, or `seconds` passed.
-  void await_acknowledgements(double seconds);
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -47,8 +49,8 @@ class AbortNotice {
   int incoming_ = 0;  // what the posted receive takes
   MPI_Request posted_ = MPI_REQUEST_NULL;
   int outgoing_ = 0;  // what tell_all sends (kept alive until MPI_Abort)
-  bool told_ = false;
-  std::vector<int> acks_;  // what await_acknowledgements' receives take
+  std::atomic<bool> told_{false};
+  std::vector<int> acks_;  // what tell_all's receives of acknowledgements take
 };
 
 }  // namespace pure
