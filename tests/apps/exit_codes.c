@@ -21,6 +21,8 @@
  *   againstfinalize  rank 0 calls pure_barrier where the others finalize;
  *               across processes, a deadlock report naming both (exit 16)
  *   windowfinalize  rank 0 makes a window where the others finalize; the same
+ *   winfreerecv every rank makes a window; rank 0 frees it while the others
+ *               receive from rank 0; a deadlock report naming both (exit 16)
  *   segv, fpe, bus, assert, overflow
  *               the last rank crashes (a null write, an integer division by
  *               zero, a read past the end of a truncated mapping, a failed
@@ -148,6 +150,17 @@ int pure_main(int argc, char** argv) {
     }
     pure_finalize();
     fprintf(stderr, "exit_codes: rank %d finalized against a collective\n", rank);
+    return 0;
+  }
+  if (strcmp(mode, "winfreerecv") == 0) {
+    int cell = 0;
+    PURE_Win win;
+    pure_win_create(&cell, sizeof cell, 1, PURE_INFO_NULL, PURE_COMM_WORLD, &win);
+    if (rank == 0)
+      pure_win_free(&win);
+    else
+      wait_for(0);
+    fprintf(stderr, "exit_codes: rank %d went on past a window freed against a receive\n", rank);
     return 0;
   }
   if (strcmp(mode, "deadlock") == 0) {
