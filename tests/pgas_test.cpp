@@ -494,10 +494,15 @@ TEST(PgasErrors, AReplyCannotBeRepliedTo) {
   });
 }
 
-// A handler must not wait: its quiet and its lock calls are refused (the
-// class under PURE_ERRORS_RETURN), and the job goes on.
-void waits_in_handler(const pure_am_info_t*, void*, std::size_t) {
+// A handler must not wait: its quiet and its lock calls are refused, and
+// so is a collective that would block (a barrier on a communicator the
+// other rank never enters) -- the class under PURE_ERRORS_RETURN -- and the
+// job goes on.
+thread_local PURE_Comm t_unvisited = PURE_COMM_NULL;
+void waits_in_handler(const pure_am_info_t* info, void*, std::size_t) {
   EXPECT_EQ(pure_am_quiet(), PURE_ERR_OTHER);
+  // Rank 0 never enters a barrier there (its own handler does not try).
+  if (info->target == 1) EXPECT_EQ(pure_barrier(t_unvisited), PURE_ERR_OTHER);
   ++t_handled;
 }
 
@@ -505,6 +510,7 @@ TEST(PgasErrors, AHandlerMustNotWait) {
   expect_clean_run(2, [](int rank, int) {
     t_handled = 0;
     EXPECT_PURE_OK(pure_comm_set_errhandler(W, PURE_ERRORS_RETURN));
+    ASSERT_EQ(pure_comm_dup(W, &t_unvisited), PURE_SUCCESS);
     int id = -1;
     ASSERT_EQ(pure_am_register(waits_in_handler, PURE_AM_DEFAULT, &id), PURE_SUCCESS);
     EXPECT_PURE_OK(pure_barrier(W));
@@ -512,6 +518,7 @@ TEST(PgasErrors, AHandlerMustNotWait) {
     ASSERT_EQ(pure_am_quiet(), PURE_SUCCESS);
     EXPECT_PURE_OK(pure_barrier(W));
     EXPECT_EQ(t_handled, 1);
+    EXPECT_PURE_OK(pure_comm_free(&t_unvisited));
   });
 }
 

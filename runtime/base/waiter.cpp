@@ -1,5 +1,7 @@
 #include "base/waiter.h"
 
+#include "pure/pure.h"
+
 namespace pure {
 
 Waiter::Waiter(BackoffPolicy policy, Fibers* fibers, int fiber, AbortState* abort)
@@ -33,6 +35,9 @@ void Waiter::unwind_for_abort() {
 }
 
 void Waiter::enter(const WaitSite& site, bool remote, std::uint64_t* began) {
+  // Refused where it would block, not at every wait: a condition already
+  // true (a request complete, a queue with room) never gets here.
+  if (waits_forbidden_) fail(PURE_ERR_OTHER, "called %s, which must not wait", waits_forbidden_);
   status_.enter(site, remote);
   if (trace_ || stats_) *began = trace::now();
 }

@@ -203,6 +203,11 @@ class Waiter {
   }
   trace::Buffer* trace() const { return trace_; }
   RankStats* stats() const { return stats_; }
+  // While `where` is set (the thread runs code that must not wait: an
+  // active-message handler), a wait that would block fails instead, naming
+  // it; nullptr allows waits again. Only the owning thread sets and reads it.
+  void forbid_waits(const char* where) { waits_forbidden_ = where; }
+  const char* waits_forbidden() const { return waits_forbidden_; }
 
   Parker& parker() { return parker_; }
   WaitStatus& status() { return status_; }
@@ -296,6 +301,7 @@ class Waiter {
   trace::Buffer* trace_ = nullptr;
   RankStats* stats_ = nullptr;
   WaitStatus status_;
+  const char* waits_forbidden_ = nullptr;  // forbid_waits
 };
 
 template <class Done>

@@ -187,6 +187,10 @@ void Member::run(AmMessage* m) {
   const int target = m->target;
   pure_am_info_t info{m->source, m->target, m->handler, m->reply ? 1 : 0, m};
   mailbox_.in_handler = true;
+  // A handler's wait would block the rank that runs it, and with it the
+  // handlers it runs: a blocking call in one (a collective, a receive that
+  // must wait) fails instead of ending in a deadlock.
+  waiter_.forbid_waits("inside an active-message handler");
   try {
     if (m->handler < 0) {
       run_internal(*m);
@@ -201,10 +205,12 @@ void Member::run(AmMessage* m) {
     }
   } catch (...) {
     mailbox_.in_handler = false;
+    waiter_.forbid_waits(nullptr);
     AmMessage::destroy(m);
     throw;
   }
   mailbox_.in_handler = false;
+  waiter_.forbid_waits(nullptr);
   AmMessage::destroy(m);
   // After the handler and any reply it sent were counted (release: its
   // effects are visible to the requester's quiet).
