@@ -270,7 +270,9 @@ const std::vector<Setting>& table() {
        "table of every rank's counters: messages and bytes sent and received within the "
        "process and to other processes, time blocked, collectives, task chunks run of its own "
        "tasks and stolen; the totals; and the ranks blocked longest. json:PATH writes the same "
-       "as JSON to PATH instead",
+       "as JSON to PATH instead. When a job of several processes aborts, crashes or "
+       "deadlocks, each process prints (or writes to PATH.N) its own part, labelled as that "
+       "process's alone",
        [](const char* v, Config& c) -> std::string {
          c.stats_path.clear();
          if (std::strcmp(v, "1") == 0) {
@@ -287,7 +289,9 @@ const std::vector<Setting>& table() {
        },
        [](const Config& c) { return c.stats_path.empty() ? std::string() : writable(c.stats_path); }},
       {"PURE_TRACE", "a file", "none",
-       "write a timeline of the job to this file when it ends (also when it aborts): Chrome "
+       "write a timeline of the job to this file when it ends (also when it aborts, crashes "
+       "or deadlocks; then a job of several processes leaves one file per process, named "
+       "FILE.N for process N, each saying it is that process's part): Chrome "
        "trace-event JSON, which ui.perfetto.dev and chrome://tracing open. One track per rank "
        "(and helper thread), grouped by process: a slice per call with its peer, tag, bytes, "
        "communicator and how it waited; waits; tasks and chunks, stolen chunks with an arrow "
