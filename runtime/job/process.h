@@ -157,7 +157,10 @@ class Process {
   // then none is told (AbortNotice).
   std::atomic<bool> every_process_aborts_{false};
   // A crash's status for the watchdog to tell the other processes, and
-  // whether it has (crash_farewell).
+  // whether it has (crash_farewell). The handler's release store of the
+  // status pairs with the watchdog's acquire load; the watchdog's release
+  // store of crash_told_, after its MPI calls, with the handler's acquire
+  // load. Only the watchdog writes crash_told_, so its own read is relaxed.
   std::atomic<int> crash_status_{0};
   std::atomic<bool> crash_told_{false};
   std::atomic<int> exit_code_{0};  // first non-zero status returned after finalize
